@@ -1,0 +1,115 @@
+"""Build the clause store from the manifest: parse, repair, correct, cross-link, lint, store."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judgekb.corpus.manifest import Manifest
+from judgekb.corpus.model import (
+    AmendmentLink,
+    Clause,
+    CrossRef,
+    Document,
+    LintFinding,
+    ParsedDocument,
+)
+from judgekb.corpus.source import read_rulebook
+from judgekb.errors import JudgeKBError
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class CorpusBuild:
+    """Everything the corpus build produced, before or after it is stored."""
+
+    documents: list[Document] = field(default_factory=list)
+    parsed: dict[str, ParsedDocument] = field(default_factory=dict)
+    clauses: list[Clause] = field(default_factory=list)
+    refs: list[CrossRef] = field(default_factory=list)
+    amendments: list[AmendmentLink] = field(default_factory=list)
+    findings: list[LintFinding] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)  # (doc_id, message)
+    corpus_hash: str = ""
+
+
+def parse_document(manifest: Manifest, doc: Document) -> ParsedDocument:
+    """Read and parse one document, corrections applied; raises on unusable input."""
+    from judgekb.corpus.segment import parse_rulebook
+
+    from judgekb.corpus.corrections import correct_clauses
+    from judgekb.corpus.decree import parse_decree
+
+    text = read_rulebook(manifest.source_path(doc))
+    if doc.kind == "amendment":
+        parsed = parse_decree(doc, text)
+    else:
+        parsed = parse_rulebook(doc, text, manifest.numbering[doc.doc_id])
+    corrected = tuple(correct_clauses(doc.doc_id, parsed.clauses))
+    return ParsedDocument(parsed.document, corrected, parsed.findings)
+
+
+def collect_corpus(manifest: Manifest, progress: Progress | None = None) -> CorpusBuild:
+    """Parse every document; a broken one is recorded in ``errors`` and the rest still build."""
+    from judgekb.corpus.lint import lint_document
+    from judgekb.corpus.refs import extract_refs
+
+    from judgekb.corpus.amend import link_amendments
+
+    out = CorpusBuild()
+    for doc in manifest.documents:
+        if progress:
+            progress(f"parsing {doc.doc_id}")
+        try:
+            parsed = parse_document(manifest, doc)
+        except JudgeKBError as exc:
+            log.error("skipping %s: %s", doc.doc_id, exc)
+            out.errors.append((doc.doc_id, str(exc)))
+            continue
+        refs = extract_refs(doc, parsed.clauses)
+        out.documents.append(doc)
+        out.parsed[doc.doc_id] = parsed
+        out.clauses.extend(parsed.clauses)
+        out.refs.extend(refs)
+        out.findings.extend(parsed.findings)
+        out.findings.extend(lint_document(parsed, refs))
+    for doc in out.documents:
+        if doc.amends and doc.amends in out.parsed:
+            if progress:
+                progress(f"linking {doc.doc_id} -> {doc.amends}")
+            out.amendments.extend(link_amendments(out.parsed[doc.doc_id], out.parsed[doc.amends]))
+    return out
+
+
+def build_corpus(
+    manifest: Manifest, store_path: Path, progress: Progress | None = None
+) -> CorpusBuild:
+    """Collect the corpus and write the SQLite store atomically."""
+    from judgekb.corpus.normalize import NORMALISER_VERSION
+    from judgekb.corpus.store import write_store
+
+    built = collect_corpus(manifest, progress)
+    if progress:
+        progress(f"writing {store_path}")
+    built.corpus_hash = write_store(
+        store_path,
+        built.documents,
+        built.clauses,
+        built.refs,
+        built.amendments,
+        built.findings,
+        built.errors,
+        meta={"normaliser_version": NORMALISER_VERSION, "manifest": str(manifest.path)},
+    )
+    log.info(
+        "stored %d clauses of %d documents in %s",
+        len(built.clauses),
+        len(built.documents),
+        store_path,
+    )
+    return built

@@ -1,0 +1,416 @@
+"""The SQLite clause store: written atomically, read through :class:`ClauseStore`."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from judgekb.corpus.model import (
+    AmendmentLink,
+    Clause,
+    Correction,
+    CrossRef,
+    Document,
+    LintFinding,
+)
+from judgekb.errors import ClauseNotFound, StoreError, UnknownDocument, UnknownGame
+
+SCHEMA_VERSION = "1"
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE documents (
+    doc_id TEXT PRIMARY KEY, game TEXT NOT NULL, game_name TEXT NOT NULL, title TEXT NOT NULL,
+    lang TEXT NOT NULL, version TEXT NOT NULL, effective_date TEXT NOT NULL, kind TEXT NOT NULL,
+    source TEXT NOT NULL, amends TEXT, ord INTEGER NOT NULL);
+CREATE TABLE clauses (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id), clause_id TEXT NOT NULL, parent_id TEXT,
+    kind TEXT NOT NULL, title TEXT NOT NULL, text TEXT NOT NULL, raw_text TEXT NOT NULL,
+    lang TEXT NOT NULL, line INTEGER NOT NULL, seq INTEGER NOT NULL, provenance TEXT NOT NULL,
+    repaired INTEGER NOT NULL, alt_raw_text TEXT NOT NULL, aliases TEXT NOT NULL,
+    corrections TEXT NOT NULL, PRIMARY KEY (doc_id, clause_id));
+CREATE INDEX clauses_parent ON clauses(doc_id, parent_id);
+CREATE TABLE aliases (doc_id TEXT NOT NULL, clause_id TEXT NOT NULL, alias TEXT NOT NULL);
+CREATE INDEX aliases_alias ON aliases(alias COLLATE NOCASE);
+CREATE TABLE refs (
+    doc_id TEXT NOT NULL, src_id TEXT NOT NULL, written TEXT NOT NULL, context TEXT NOT NULL,
+    target_id TEXT, reason TEXT NOT NULL);
+CREATE INDEX refs_src ON refs(doc_id, src_id);
+CREATE INDEX refs_target ON refs(doc_id, target_id);
+CREATE TABLE amendments (
+    amend_doc TEXT NOT NULL, amend_id TEXT NOT NULL, target_doc TEXT NOT NULL, target_id TEXT,
+    score REAL NOT NULL, note TEXT NOT NULL);
+CREATE TABLE findings (
+    doc_id TEXT NOT NULL, code TEXT NOT NULL, clause_id TEXT NOT NULL, line INTEGER NOT NULL,
+    message TEXT NOT NULL);
+CREATE TABLE build_errors (doc_id TEXT NOT NULL, message TEXT NOT NULL);
+"""
+
+
+def corpus_hash(clauses: Iterable[Clause]) -> str:
+    """A hash of every clause's identity and searchable text: the index records it."""
+    h = hashlib.sha256()
+    for c in sorted(clauses, key=lambda c: (c.doc_id, c.clause_id)):
+        h.update(f"{c.doc_id}\x1f{c.clause_id}\x1f{c.title}\x1f{c.text}\x1e".encode())
+    return h.hexdigest()
+
+
+def write_store(
+    path: Path,
+    documents: Sequence[Document],
+    clauses: Sequence[Clause],
+    refs: Sequence[CrossRef] = (),
+    amendments: Sequence[AmendmentLink] = (),
+    findings: Sequence[LintFinding] = (),
+    errors: Sequence[tuple[str, str]] = (),
+    meta: dict[str, str] | None = None,
+) -> str:
+    """Write everything to a temp file next to ``path`` and rename it into place; return the hash."""
+    _check_unique(clauses)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".clauses-", suffix=".sqlite", dir=path.parent)
+    os.close(fd)
+    digest = corpus_hash(clauses)
+    try:
+        con = sqlite3.connect(tmp)
+        with con:
+            con.executescript(SCHEMA)
+            _insert_all(con, documents, clauses, refs, amendments, findings, errors)
+            info = {"schema_version": SCHEMA_VERSION, "corpus_hash": digest, **(meta or {})}
+            con.executemany("INSERT INTO meta VALUES (?, ?)", info.items())
+        con.close()
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return digest
+
+
+def _check_unique(clauses: Sequence[Clause]) -> None:
+    seen: set[tuple[str, str]] = set()
+    for c in clauses:
+        key = (c.doc_id, c.clause_id)
+        if key in seen:
+            raise StoreError(f"clause {c.clause_id!r} of {c.doc_id} appears twice (line {c.line})")
+        seen.add(key)
+
+
+def _insert_all(con, documents, clauses, refs, amendments, findings, errors) -> None:  # type: ignore[no-untyped-def]
+    con.executemany(
+        "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            (
+                d.doc_id,
+                d.game,
+                d.game_name,
+                d.title,
+                d.lang,
+                d.version,
+                d.effective_date,
+                d.kind,
+                d.source,
+                d.amends,
+                i,
+            )
+            for i, d in enumerate(documents)
+        ],
+    )
+    con.executemany(
+        "INSERT INTO clauses VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            (
+                c.doc_id,
+                c.clause_id,
+                c.parent_id,
+                c.kind,
+                c.title,
+                c.text,
+                c.raw_text,
+                c.lang,
+                c.line,
+                c.seq,
+                c.provenance,
+                int(c.repaired),
+                c.alt_raw_text,
+                json.dumps(list(c.aliases), ensure_ascii=False),
+                json.dumps([x.__dict__ for x in c.corrections], ensure_ascii=False),
+            )
+            for c in clauses
+        ],
+    )
+    con.executemany(
+        "INSERT INTO aliases VALUES (?,?,?)",
+        [(c.doc_id, c.clause_id, a) for c in clauses for a in c.aliases],
+    )
+    con.executemany(
+        "INSERT INTO refs VALUES (?,?,?,?,?,?)",
+        [(r.doc_id, r.src_id, r.written, r.context, r.target_id, r.reason) for r in refs],
+    )
+    con.executemany(
+        "INSERT INTO amendments VALUES (?,?,?,?,?,?)",
+        [(a.amend_doc, a.amend_id, a.target_doc, a.target_id, a.score, a.note) for a in amendments],
+    )
+    con.executemany(
+        "INSERT INTO findings VALUES (?,?,?,?,?)",
+        [(f.doc_id, f.code, f.clause_id, f.line, f.message) for f in findings],
+    )
+    con.executemany("INSERT INTO build_errors VALUES (?,?)", list(errors))
+
+
+def _clause(row: sqlite3.Row) -> Clause:
+    return Clause(
+        doc_id=row["doc_id"],
+        clause_id=row["clause_id"],
+        parent_id=row["parent_id"],
+        kind=row["kind"],
+        title=row["title"],
+        text=row["text"],
+        raw_text=row["raw_text"],
+        lang=row["lang"],
+        line=row["line"],
+        seq=row["seq"],
+        provenance=row["provenance"],
+        repaired=bool(row["repaired"]),
+        alt_raw_text=row["alt_raw_text"],
+        aliases=tuple(json.loads(row["aliases"])),
+        corrections=tuple(Correction(**x) for x in json.loads(row["corrections"])),
+    )
+
+
+def _ref(row: sqlite3.Row) -> CrossRef:
+    return CrossRef(
+        row["doc_id"],
+        row["src_id"],
+        row["written"],
+        row["context"],
+        row["target_id"],
+        row["reason"],
+    )
+
+
+class ClauseStore:
+    """Read-only access to a built store. Safe to share between threads."""
+
+    def __init__(self, path: Path) -> None:
+        if not path.exists():
+            raise StoreError(f"no clause store at {path}; run `judgekb build` (or `make run`)")
+        try:
+            self._con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+            self._con.row_factory = sqlite3.Row
+            self.meta = dict(self._con.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"clause store {path} is unreadable ({exc}); run `judgekb build`"
+            ) from exc
+        self.path = path
+        self._docs = [self._document(r) for r in self._q("SELECT * FROM documents ORDER BY ord")]
+
+    def _q(self, sql: str, *args: object) -> list[sqlite3.Row]:
+        return self._con.execute(sql, args).fetchall()
+
+    @staticmethod
+    def _document(r: sqlite3.Row) -> Document:
+        return Document(
+            r["doc_id"],
+            r["game"],
+            r["game_name"],
+            r["title"],
+            r["lang"],
+            r["version"],
+            r["effective_date"],
+            r["kind"],
+            r["source"],
+            r["amends"],
+        )
+
+    # documents and games -------------------------------------------------------------
+    def documents(self) -> list[Document]:
+        return list(self._docs)
+
+    def document(self, doc_id: str) -> Document:
+        for d in self._docs:
+            if d.doc_id == doc_id:
+                return d
+        raise UnknownDocument(doc_id, [d.doc_id for d in self._docs])
+
+    def games(self) -> dict[str, str]:
+        return {d.game: d.game_name for d in self._docs}
+
+    def check_game(self, game: str) -> str:
+        if game not in self.games():
+            raise UnknownGame(game, list(self.games()))
+        return game
+
+    def docs_of(self, game: str) -> list[Document]:
+        self.check_game(game)
+        return [d for d in self._docs if d.game == game]
+
+    # clauses ------------------------------------------------------------------------
+    def clauses(self, doc_id: str | None = None) -> list[Clause]:
+        if doc_id is None:
+            rows = self._q(
+                "SELECT c.* FROM clauses c JOIN documents d USING (doc_id) ORDER BY d.ord, c.seq"
+            )
+        else:
+            rows = self._q("SELECT * FROM clauses WHERE doc_id = ? ORDER BY seq", doc_id)
+        return [_clause(r) for r in rows]
+
+    def get(self, doc_id: str, clause_id: str) -> Clause | None:
+        rows = self._q(
+            "SELECT * FROM clauses WHERE doc_id = ? AND clause_id = ?", doc_id, clause_id
+        )
+        return _clause(rows[0]) if rows else None
+
+    def clause(self, doc_id: str, clause_id: str) -> Clause:
+        found = self.get(doc_id, clause_id)
+        if found is None:
+            self.document(doc_id)
+            raise ClauseNotFound(doc_id, clause_id, self.suggest([doc_id], clause_id))
+        return found
+
+    def find(self, game: str, clause_id: str, doc_id: str | None = None) -> Clause:
+        """A clause of ``game`` by id; rules documents win over amendments unless ``doc_id``."""
+        docs = [self.document(doc_id)] if doc_id else self.docs_of(game)
+        docs.sort(key=lambda d: d.kind != "rules")
+        for d in docs:
+            found = self.get(d.doc_id, clause_id)
+            if found is not None:
+                return found
+        raise ClauseNotFound(game, clause_id, self.suggest([d.doc_id for d in docs], clause_id))
+
+    def suggest(self, doc_ids: Sequence[str], clause_id: str, n: int = 5) -> list[str]:
+        """Nearest existing ids: the existing ancestors first, then close spellings."""
+        ids: list[str] = []
+        for d in doc_ids:
+            ids += [r[0] for r in self._q("SELECT clause_id FROM clauses WHERE doc_id = ?", d)]
+        out: list[str] = []
+        probe = clause_id
+        while probe:
+            cut = max(probe.rfind("."), probe.rfind("-"))
+            probe = probe[:cut] if cut > 0 else ""
+            if probe in ids and probe not in out:
+                out.append(probe)
+                break
+        out += [
+            i for i in difflib.get_close_matches(clause_id, ids, n=n, cutoff=0.6) if i not in out
+        ]
+        return out[:n]
+
+    def children(self, doc_id: str, clause_id: str | None) -> list[Clause]:
+        if clause_id is None:
+            rows = self._q(
+                "SELECT * FROM clauses WHERE doc_id = ? AND parent_id IS NULL ORDER BY seq", doc_id
+            )
+        else:
+            rows = self._q(
+                "SELECT * FROM clauses WHERE doc_id = ? AND parent_id = ? ORDER BY seq",
+                doc_id,
+                clause_id,
+            )
+        return [_clause(r) for r in rows]
+
+    def parents(self, clause: Clause) -> list[Clause]:
+        """The parent chain, root first."""
+        chain: list[Clause] = []
+        pid = clause.parent_id
+        while pid is not None and len(chain) < 20:
+            parent = self.get(clause.doc_id, pid)
+            if parent is None:
+                break
+            chain.append(parent)
+            pid = parent.parent_id
+        return chain[::-1]
+
+    def siblings(self, clause: Clause) -> tuple[Clause | None, Clause | None]:
+        sibs = self.children(clause.doc_id, clause.parent_id)
+        ids = [s.clause_id for s in sibs]
+        i = ids.index(clause.clause_id) if clause.clause_id in ids else -1
+        if i < 0:
+            return None, None
+        return (sibs[i - 1] if i > 0 else None), (sibs[i + 1] if i + 1 < len(sibs) else None)
+
+    def refs_out(self, doc_id: str, clause_id: str) -> list[CrossRef]:
+        return [
+            _ref(r)
+            for r in self._q(
+                "SELECT * FROM refs WHERE doc_id = ? AND src_id = ? ORDER BY rowid",
+                doc_id,
+                clause_id,
+            )
+        ]
+
+    def refs_in(self, doc_id: str, clause_id: str) -> list[CrossRef]:
+        return [
+            _ref(r)
+            for r in self._q(
+                "SELECT * FROM refs WHERE doc_id = ? AND target_id = ? ORDER BY rowid",
+                doc_id,
+                clause_id,
+            )
+        ]
+
+    def all_refs(self) -> list[CrossRef]:
+        return [_ref(r) for r in self._q("SELECT * FROM refs ORDER BY rowid")]
+
+    def amendments(self, doc_id: str, clause_id: str) -> list[AmendmentLink]:
+        """Links where this clause is the amending or the amended one."""
+        rows = self._q(
+            "SELECT * FROM amendments WHERE (amend_doc = ? AND amend_id = ?) "
+            "OR (target_doc = ? AND target_id = ?) ORDER BY score DESC",
+            doc_id,
+            clause_id,
+            doc_id,
+            clause_id,
+        )
+        return [
+            AmendmentLink(
+                r["amend_doc"],
+                r["amend_id"],
+                r["target_doc"],
+                r["target_id"],
+                r["score"],
+                r["note"],
+            )
+            for r in rows
+        ]
+
+    def all_amendments(self) -> list[AmendmentLink]:
+        return [
+            AmendmentLink(
+                r["amend_doc"],
+                r["amend_id"],
+                r["target_doc"],
+                r["target_id"],
+                r["score"],
+                r["note"],
+            )
+            for r in self._q("SELECT * FROM amendments")
+        ]
+
+    def by_alias(self, alias: str, game: str | None = None) -> list[Clause]:
+        rows = self._q(
+            "SELECT c.* FROM aliases a JOIN clauses c USING (doc_id, clause_id) "
+            "JOIN documents d USING (doc_id) WHERE a.alias = ? COLLATE NOCASE "
+            "AND (? IS NULL OR d.game = ?)",
+            alias,
+            game,
+            game,
+        )
+        return [_clause(r) for r in rows]
+
+    def findings(self, doc_id: str | None = None) -> list[LintFinding]:
+        rows = self._q(
+            "SELECT * FROM findings WHERE ? IS NULL OR doc_id = ? ORDER BY rowid", doc_id, doc_id
+        )
+        return [
+            LintFinding(r["doc_id"], r["code"], r["clause_id"], r["line"], r["message"])
+            for r in rows
+        ]
+
+    def build_errors(self) -> list[tuple[str, str]]:
+        return [(r[0], r[1]) for r in self._q("SELECT doc_id, message FROM build_errors")]

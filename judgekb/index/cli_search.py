@@ -1,0 +1,80 @@
+"""`judgekb search`: one query (text or JSON) or a JSON Lines batch with one model load."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from judgekb.errors import ConfigError, JudgeKBError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from judgekb.config import Settings
+
+
+def run_single(
+    settings: Settings,
+    query: str,
+    game: str | None,
+    k: int,
+    mode: str,
+    as_json: bool,
+    console: Console,
+) -> None:
+    from judgekb.index.search import load_searcher
+
+    searcher = load_searcher(settings, with_model=mode != "bm25")
+    result = searcher.search(query, game=game, k=k, mode=mode)
+    if as_json:
+        console.print_json(json.dumps(result.to_json(), ensure_ascii=False))
+        return
+    console.print(f"{len(result.hits)} results in {result.took_ms:.1f} ms", style="dim")
+    for n, hit in enumerate(result.hits, 1):
+        console.print(
+            f"\n[bold]{n}. {hit.citation}[/]  [dim]{hit.score:.3f} {hit.via}[/]", highlight=False
+        )
+        if hit.heading_path:
+            console.print(" > ".join(hit.heading_path), style="dim", highlight=False)
+        console.print(hit.text, highlight=False)
+
+
+def read_batch(path: Path) -> list[dict]:
+    """Queries of a batch file; a malformed line is an error naming the file and line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read batch file ({exc})") from exc
+    out = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError as exc:
+            raise ConfigError(f"{path}:{n}: not valid JSON ({exc.args[0]})") from exc
+        if not isinstance(item, dict) or not isinstance(item.get("question"), str):
+            raise ConfigError(f"{path}:{n}: each line needs a string 'question' (and 'qid')")
+        out.append(item)
+    return out
+
+
+def run_batch(
+    settings: Settings, path: Path, k: int, mode: str, write: Callable[[str], object]
+) -> None:
+    """One JSON line per query; a bad query yields an error line, the others still run."""
+    from judgekb.index.search import load_searcher
+
+    items = read_batch(path)
+    searcher = load_searcher(settings, with_model=mode != "bm25")
+    for item in items:
+        qid = item.get("qid")
+        try:
+            result = searcher.search(item["question"], game=item.get("game"), k=k, mode=mode)
+            line = {"qid": qid, **result.to_json()}
+            line.pop("query", None)
+        except JudgeKBError as exc:
+            line = {"qid": qid, "took_ms": 0, "results": [], "error": str(exc)}
+        write(json.dumps(line, ensure_ascii=False) + "\n")

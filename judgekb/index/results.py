@@ -1,0 +1,96 @@
+"""Search results: frozen dataclasses and their public JSON shape."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RefLink:
+    """One end of a cross-reference as shown on a hit."""
+
+    doc: str
+    clause_id: str | None
+    written: str
+    preview: str = ""  # first characters of the target text, for hover previews
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One cited search result."""
+
+    doc_id: str
+    game: str
+    clause_id: str
+    kind: str
+    title: str
+    text: str
+    raw_text: str
+    score: float
+    citation: str
+    url: str
+    heading_path: tuple[str, ...]
+    doc_title: str
+    version: str
+    effective_date: str
+    doc_kind: str  # rules | amendment
+    repaired: bool
+    corrected: bool
+    matched: tuple[str, ...]  # query terms found in the text, for highlighting
+    refs_out: tuple[RefLink, ...] = ()
+    refs_in: tuple[RefLink, ...] = ()
+    amendments: tuple[dict[str, Any], ...] = ()
+    via: str = "search"  # search | lookup | alias
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "doc": self.doc_id,
+            "clause_id": self.clause_id,
+            "kind": self.kind,
+            "title": self.title,
+            "text": self.text,
+            "score": round(self.score, 4),
+            "citation": self.citation,
+            "url": self.url,
+            "heading_path": list(self.heading_path),
+            "document": {
+                "title": self.doc_title,
+                "version": self.version,
+                "effective_date": self.effective_date,
+                "kind": self.doc_kind,
+            },
+            "repaired": self.repaired,
+            "corrected": self.corrected,
+            "raw_text": self.raw_text,
+            "matched": list(self.matched),
+            "refs_out": [
+                {"doc": r.doc, "clause_id": r.clause_id, "written": r.written}
+                for r in self.refs_out
+            ],
+            "refs_in": [
+                {"doc": r.doc, "clause_id": r.clause_id, "written": r.written} for r in self.refs_in
+            ],
+            "amendments": list(self.amendments),
+            "via": self.via,
+        }
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search returns: the query, time taken and ranked hits."""
+
+    query: str
+    took_ms: float
+    hits: tuple[SearchHit, ...]
+    game: str | None = None
+    mode: str = "hybrid"
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "took_ms": round(self.took_ms, 2),
+            "results": [h.to_json() for h in self.hits],
+        }

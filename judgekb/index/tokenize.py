@@ -1,0 +1,137 @@
+"""BM25 tokenisation: pythainlp newmm for Thai runs, word regex for Latin script (Malay/English).
+
+bm25s's default regex splitter shreds Thai ("การที่ได้" -> ['การท', 'ได']), so it is never used.
+The same :func:`tokenize` runs on clause text at index time and on queries.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from judgekb.corpus.normalize import normalize_text
+
+TOKENIZER_VERSION = "1"
+
+_RUN_RE = re.compile(r"[\u0e00-\u0e7f]+|[A-Za-z\u00c0-\u024f]+(?:['’-][A-Za-z]+)*|\d+(?:[.\-]\d+)*")
+_THAI_RE = re.compile(r"[\u0e01-\u0e4e]")
+
+# Frequent function words that carry no rule meaning (Malay and English).
+LATIN_STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "is",
+        "are",
+        "be",
+        "it",
+        "its",
+        "this",
+        "that",
+        "and",
+        "or",
+        "for",
+        "by",
+        "as",
+        "with",
+        "from",
+        "if",
+        "then",
+        "when",
+        "i",
+        "my",
+        "you",
+        "your",
+        "do",
+        "does",
+        "what",
+        "who",
+        "which",
+        "how",
+        "any",
+        "yang",
+        "dan",
+        "di",
+        "ke",
+        "dari",
+        "ini",
+        "itu",
+        "untuk",
+        "dengan",
+        "pada",
+        "atau",
+        "jika",
+        "maka",
+        "adalah",
+        "oleh",
+        "akan",
+        "ia",
+        "mereka",
+        "anda",
+    ]
+)
+
+
+# Thai particles with no rule meaning. pythainlp's stop-word list is not used: it holds
+# rule-bearing words such as พร้อมกัน ("simultaneously") and ก่อน ("before").
+THAI_STOPWORDS = frozenset(
+    [
+        "ที่",
+        "และ",
+        "หรือ",
+        "ของ",
+        "ใน",
+        "จะ",
+        "ได้",
+        "ให้",
+        "ไหม",
+        "มั้ย",
+        "ครับ",
+        "ค่ะ",
+        "คะ",
+        "นะ",
+        "จ้ะ",
+        "บ้าง",
+        "อะไร",
+        "ยังไง",
+        "อย่างไร",
+        "หรือไม่",
+        "เป็น",
+        "มี",
+        "ก็",
+        "ว่า",
+        "นั้น",
+        "นี้",
+        "การ",
+        "ความ",
+    ]
+)
+
+
+@lru_cache(maxsize=4096)
+def _thai_words(run: str) -> tuple[str, ...]:
+    from pythainlp.tokenize import word_tokenize
+
+    return tuple(w for w in word_tokenize(run, engine="newmm", keep_whitespace=False) if w.strip())
+
+
+def tokenize(text: str) -> list[str]:
+    """Normalised, lower-cased tokens; Thai via newmm, numbers kept whole (``602.1.4``)."""
+    tokens: list[str] = []
+    for m in _RUN_RE.finditer(normalize_text(text)):
+        run = m.group(0)
+        if _THAI_RE.match(run):
+            tokens.extend(
+                w for w in _thai_words(run) if w not in THAI_STOPWORDS and _THAI_RE.search(w)
+            )
+        else:
+            w = run.lower()
+            if w not in LATIN_STOPWORDS:
+                tokens.append(w)
+    return tokens
