@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,12 @@ class Manifest:
         return self.rulebook_dir / doc.source
 
 
+def toml_error_line(exc: tomllib.TOMLDecodeError) -> int | None:
+    """The line of a TOML syntax error (Python 3.11 only puts it in the message)."""
+    m = re.search(r"line (\d+)", str(exc))
+    return int(m.group(1)) if m else None
+
+
 def _entry_lines(text: str, table: str) -> list[int]:
     """1-based line numbers of each ``[[table]]`` header, for error messages."""
     return [i for i, line in enumerate(text.splitlines(), 1) if line.strip() == f"[[{table}]]"]
@@ -60,7 +67,9 @@ def load_manifest(path: Path, rulebook_dir: Path | None = None) -> Manifest:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(f"malformed TOML: {exc}", path=str(path), line=exc.lineno) from exc
+        raise ManifestError(
+            f"malformed TOML: {exc}", path=str(path), line=toml_error_line(exc)
+        ) from exc
     games = _read_games(data, text, path)
     lines = _entry_lines(text, "document")
     docs: list[Document] = []

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judgekb.corpus.manifest import toml_error_line
 from judgekb.corpus.model import Clause
 from judgekb.errors import ConfigError
 
@@ -62,7 +63,7 @@ def load_lexicon(path: Path) -> Lexicon:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}:{exc.lineno}: malformed TOML: {exc}") from exc
+        raise ConfigError(f"{path}:{toml_error_line(exc)}: malformed TOML: {exc}") from exc
     for entry in data.get("term", []):
         ens = entry.get("en", [])
         ens = [ens] if isinstance(ens, str) else ens

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+import pytest
+
+from judgekb.index.query import clause_id_candidates, guess_lang, parse_query
+
+
+@pytest.mark.parametrize(
+    ("q", "want"),
+    [
+        ("602.1.4", ("602.1.4", "602-1-4")),
+        ("602.1.4.", ("602.1.4", "602-1-4")),
+        ("ข้อ 602.1.4", ("602.1.4", "602-1-4")),
+        ("rule 1-2-2-1", ("1-2-2-1", "1.2.2.1")),
+        ("peraturan 10.5.1.2", ("10.5.1.2", "10-5-1-2")),
+        ("Bahagian 13", ("13",)),
+        ("๖๐๒.๑.๔", ("602.1.4", "602-1-4")),
+        ("§ 100", ("100",)),
+        ("what does 602.1.4 say", ()),
+        ("ร่าย", ()),
+    ],
+)
+def test_clause_id_candidates(q, want):
+    assert clause_id_candidates(q) == want
+
+
+def test_guess_lang_and_normalisation():
+    assert guess_lang("ผู้เล่นแพ้") == "th"
+    assert guess_lang("who wins the game") == "latin"
+    assert guess_lang("602.1.4") == "none"
+    assert parse_query("  จํานวน  การ์ด ").text == "จำนวน การ์ด"

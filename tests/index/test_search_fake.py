@@ -1,0 +1,126 @@
+"""Ranking, lookups, filters and index hygiene on a tiny store with the keyword encoder."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from judgekb.corpus.store import ClauseStore
+from judgekb.errors import IndexMismatch, IndexNotBuilt, QueryError, QueryTooLong, UnknownGame
+from judgekb.index.build import build_index
+from judgekb.index.search import Searcher
+from judgekb.index.terms import Lexicon
+from tests.fakes import FakeEmbedder, write_tiny_store
+
+
+@pytest.fixture()
+def env(tmp_path):
+    store_path = tmp_path / "c.sqlite"
+    write_tiny_store(store_path)
+    store = ClauseStore(store_path)
+    fake = FakeEmbedder()
+    result = build_index(store, tmp_path / "index", tmp_path / "cache.sqlite", lambda: fake,
+                         "fake-onehot")
+    lex = Lexicon()
+    lex.add("lose", "แพ้")
+    lex.add("lose", "kalah")
+    searcher = Searcher(store, tmp_path / "index", fake, "fake-onehot", lex)
+    return {"tmp": tmp_path, "store": store, "fake": fake, "searcher": searcher,
+            "result": result}
+
+
+def ids(result):
+    return [(h.doc_id, h.clause_id) for h in result.hits]
+
+
+def test_build_embeds_every_clause_once_then_skips(env):
+    assert env["result"].embedded == 9 and not env["result"].skipped
+    again = build_index(env["store"], env["tmp"] / "index", env["tmp"] / "cache.sqlite",
+                        FakeEmbedder, "fake-onehot")
+    assert again.skipped and again.embedded == 0
+    forced = build_index(env["store"], env["tmp"] / "index", env["tmp"] / "cache.sqlite",
+                         FakeEmbedder, "fake-onehot", force=True)
+    assert not forced.skipped and forced.embedded == 0  # all vectors come from the cache
+
+
+@pytest.mark.parametrize("q", ["100.1", "100.1.", "ข้อ 100.1", "rule 100.1", "๑๐๐.๑"])
+def test_clause_number_in_any_form_is_rank_one(env, q):
+    res = env["searcher"].search(q, game="summoner-master", k=3)
+    assert ids(res)[0] == ("th-doc", "100.1")
+    assert res.hits[0].via == "lookup"
+    assert res.hits[0].url == "/rules/summoner-master/100.1"
+
+
+def test_glossary_alias_is_rank_one_and_decree_url_names_its_document(env):
+    res = env["searcher"].search("ร่าย", game="summoner-master")
+    assert ids(res)[0] == ("th-doc", "glossary/cast")
+    assert res.hits[0].via == "alias"
+    res = env["searcher"].search("100.1", doc="th-decree")
+    assert res.hits[0].url == "/rules/summoner-master/100.1?doc=th-decree"
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "bm25", "dense"])
+def test_thai_question_finds_the_draw_rule(env, mode):
+    res = env["searcher"].search("ถ้าแพ้พร้อมกัน เสมอไหม", game="summoner-master", mode=mode)
+    assert ids(res)[0] in {("th-doc", "100.1"), ("th-decree", "100.1")}
+
+
+def test_english_question_is_expanded_into_malay(env):
+    res = env["searcher"].search("lose", game="vanguard", mode="bm25")
+    assert ids(res)[0] == ("ms-doc", "1.1")
+    assert "kalah" in res.hits[0].matched
+
+
+def test_hit_carries_citation_refs_and_amendments(env):
+    hit = env["searcher"].search("100.1", game="summoner-master").hits[0]
+    assert hit.citation == "Summoner-Master — summoner-master rules (v1, 2020-01-01) §100.1"
+    assert [(r.doc, r.clause_id) for r in hit.refs_in] == [("th-doc", "100.2")]
+    assert hit.amendments[0]["amend_doc"] == "th-decree"
+    assert hit.heading_path == ("100 กฎทั่วไป",)
+    js = hit.to_json()
+    assert js["refs_in"] == [{"doc": "th-doc", "clause_id": "100.2", "written": "100.1"}]
+
+
+def test_game_filter_and_unknown_game(env):
+    res = env["searcher"].search("kad", game="vanguard")
+    assert {h.game for h in res.hits} == {"vanguard"}
+    with pytest.raises(UnknownGame, match="known games: summoner-master, vanguard"):
+        env["searcher"].search("kad", game="pokemon")
+
+
+@pytest.mark.parametrize(
+    ("q", "exc", "msg"),
+    [("", QueryError, "empty"), ("   ", QueryError, "empty"),
+     ("x" * 10_000_000, QueryTooLong, "limit is 1000"), ("ab\x00cd", QueryError, "binary")],
+)
+def test_bad_queries_are_rejected(env, q, exc, msg):
+    with pytest.raises(exc, match=msg):
+        env["searcher"].search(q)
+
+
+def test_missing_mismatched_and_corrupt_index_name_the_rebuild_command(env):
+    tmp, store, fake = env["tmp"], env["store"], env["fake"]
+    with pytest.raises(IndexNotBuilt, match="judgekb build"):
+        Searcher(store, tmp / "nowhere", fake, "fake-onehot")
+    with pytest.raises(IndexMismatch, match="model='fake-onehot' but 'other-model'"):
+        Searcher(store, tmp / "index", fake, "other-model")
+    broken = tmp / "broken"
+    shutil.copytree(tmp / "index", broken)
+    (broken / "manifest.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(IndexMismatch, match="corrupt"):
+        Searcher(store, broken, fake, "fake-onehot")
+    shutil.rmtree(broken)
+    shutil.copytree(tmp / "index", broken)
+    shutil.rmtree(broken / "bm25")
+    with pytest.raises(IndexMismatch, match="lacks bm25"):
+        Searcher(store, broken, fake, "fake-onehot")
+    manifest = json.loads((tmp / "index" / "manifest.json").read_text())
+    manifest["corpus_hash"] = "0" * 64
+    (broken / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_build_leaves_no_temp_dirs(env):
+    names = sorted(p.name for p in env["tmp"].iterdir())
+    assert names == ["c.sqlite", "cache.sqlite", "index"]
