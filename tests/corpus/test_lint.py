@@ -1,0 +1,72 @@
+"""Lint on fixtures and on the real corpus (the anomalies a careful reader finds)."""
+
+from __future__ import annotations
+
+from judgekb.corpus.lint import lint_document, title_score
+from judgekb.corpus.refs import extract_refs
+from tests.corpus.test_segment import parse
+from tests.corpus.test_segment_corpus import parsed_without_repair
+
+
+def lint(parsed):
+    refs = extract_refs(parsed.document, parsed.clauses)
+    return [(f.code, f.clause_id, f.line) for f in lint_document(parsed, refs)]
+
+
+def test_fixture_bahagian_findings():
+    assert lint(parse("tiny_bahagian_ms.txt", "bahagian", "ms")) == [
+        ("gap", "1.2.3", 18),
+        ("misprint", "2.1.15", 26),
+        ("misprint", "2.9.1", 34),
+        ("out-of-order", "2.1.15", 26),
+        ("out-of-order", "2.3.2", 38),
+        ("missing-ref", "2.3.1", 39),
+        ("ref-title-mismatch", "1.1.2", 12),
+    ]
+
+
+def test_fixture_dotted_findings():
+    assert lint(parse("tiny_dotted_th.txt", "dotted")) == [
+        ("missing-ref", "100.2.1", 12),
+        ("missing-ref", "200.1.1", 31),
+    ]
+
+
+def test_title_score():
+    assert (
+        title_score("Proses Pengurusan Kelukaan", "lakukan proses perurusan kelukaan (", "") > 0.9
+    )
+    assert (
+        title_score("Proses Penyelesaian Kelukaan", "lakukan proses perurusan kelukaan (", "") < 0.8
+    )
+
+
+def test_real_vanguard_findings():
+    parsed = parsed_without_repair("vg-cr")
+    findings = lint(parsed)
+    assert findings == [
+        ("gap", "11.9", 1081),
+        ("missing-parent", "11.9", 1084),
+        ("misprint", "7.46.1", 611),
+        ("misprint", "11.9.15", 1059),
+        ("out-of-order", "11.9.1", 1084),
+        ("out-of-order", "17", 1442),
+        ("missing-ref", "7.5.4.1.1", 461),
+        ("ref-title-mismatch", "2.9.2.2", 160),
+        ("ref-title-mismatch", "5.1.3.1", 368),
+        ("ref-title-mismatch", "17.4.2", 1439),
+    ]
+    refs = extract_refs(parsed.document, parsed.clauses)
+    (msg,) = [f.message for f in lint_document(parsed, refs) if f.clause_id == "17.4.2"]
+    assert msg == (
+        "17.4.2 cites 13.6 ('Proses Penyelesaian Kelukaan') but its words name "
+        "13.5 ('Proses Pengurusan Kelukaan')"
+    )
+
+
+def test_real_summoner_master_and_one_piece_findings():
+    assert lint(parsed_without_repair("sm-2014")) == [
+        ("missing-ref", "glossary/ability-เมื่อเข้ามาในสนาม", 1991)
+    ]
+    assert lint(parsed_without_repair("op-cr")) == [("misprint", "4-2-1-1", 216)]
+    assert lint(parsed_without_repair("gundam-cr")) == []
