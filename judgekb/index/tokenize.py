@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from judgekb.corpus.normalize import normalize_text
 
-TOKENIZER_VERSION = "1"
+TOKENIZER_VERSION = "2"
 
 _RUN_RE = re.compile(r"[\u0e00-\u0e7f]+|[A-Za-z\u00c0-\u024f]+(?:['’-][A-Za-z]+)*|\d+(?:[.\-]\d+)*")
 _THAI_RE = re.compile(r"[\u0e01-\u0e4e]")
@@ -114,11 +114,37 @@ THAI_STOPWORDS = frozenset(
 )
 
 
+@lru_cache(maxsize=1)
+def _dictionary() -> frozenset[str]:
+    from pythainlp.corpus import thai_words
+
+    return frozenset(thai_words())
+
+
+@lru_cache(maxsize=65536)
+def split_compound(word: str) -> tuple[str, ...]:
+    """Dictionary halves of a Thai compound, so that "แพ้" matches "พ่ายแพ้" (newmm keeps
+    compounds whole: a judge's everyday word would otherwise miss the book's formal one)."""
+    words = _dictionary()
+    if len(word) < 4:
+        return ()
+    for i in range(2, len(word) - 1):
+        head, tail = word[:i], word[i:]
+        if head in words and tail in words and _THAI_RE.match(tail):
+            return (head, tail)
+    return ()
+
+
 @lru_cache(maxsize=4096)
 def _thai_words(run: str) -> tuple[str, ...]:
     from pythainlp.tokenize import word_tokenize
 
-    return tuple(w for w in word_tokenize(run, engine="newmm", keep_whitespace=False) if w.strip())
+    out: list[str] = []
+    for w in word_tokenize(run, engine="newmm", keep_whitespace=False):
+        if w.strip():
+            out.append(w)
+            out.extend(split_compound(w))
+    return tuple(out)
 
 
 def tokenize(text: str) -> list[str]:

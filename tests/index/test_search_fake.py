@@ -21,14 +21,14 @@ def env(tmp_path):
     write_tiny_store(store_path)
     store = ClauseStore(store_path)
     fake = FakeEmbedder()
-    result = build_index(store, tmp_path / "index", tmp_path / "cache.sqlite", lambda: fake,
-                         "fake-onehot")
+    result = build_index(
+        store, tmp_path / "index", tmp_path / "cache.sqlite", lambda: fake, "fake-onehot"
+    )
     lex = Lexicon()
     lex.add("lose", "แพ้")
     lex.add("lose", "kalah")
     searcher = Searcher(store, tmp_path / "index", fake, "fake-onehot", lex)
-    return {"tmp": tmp_path, "store": store, "fake": fake, "searcher": searcher,
-            "result": result}
+    return {"tmp": tmp_path, "store": store, "fake": fake, "searcher": searcher, "result": result}
 
 
 def ids(result):
@@ -37,11 +37,18 @@ def ids(result):
 
 def test_build_embeds_every_clause_once_then_skips(env):
     assert env["result"].embedded == 9 and not env["result"].skipped
-    again = build_index(env["store"], env["tmp"] / "index", env["tmp"] / "cache.sqlite",
-                        FakeEmbedder, "fake-onehot")
+    again = build_index(
+        env["store"], env["tmp"] / "index", env["tmp"] / "cache.sqlite", FakeEmbedder, "fake-onehot"
+    )
     assert again.skipped and again.embedded == 0
-    forced = build_index(env["store"], env["tmp"] / "index", env["tmp"] / "cache.sqlite",
-                         FakeEmbedder, "fake-onehot", force=True)
+    forced = build_index(
+        env["store"],
+        env["tmp"] / "index",
+        env["tmp"] / "cache.sqlite",
+        FakeEmbedder,
+        "fake-onehot",
+        force=True,
+    )
     assert not forced.skipped and forced.embedded == 0  # all vectors come from the cache
 
 
@@ -92,8 +99,12 @@ def test_game_filter_and_unknown_game(env):
 
 @pytest.mark.parametrize(
     ("q", "exc", "msg"),
-    [("", QueryError, "empty"), ("   ", QueryError, "empty"),
-     ("x" * 10_000_000, QueryTooLong, "limit is 1000"), ("ab\x00cd", QueryError, "binary")],
+    [
+        ("", QueryError, "empty"),
+        ("   ", QueryError, "empty"),
+        ("x" * 10_000_000, QueryTooLong, "limit is 1000"),
+        ("ab\x00cd", QueryError, "binary"),
+    ],
 )
 def test_bad_queries_are_rejected(env, q, exc, msg):
     with pytest.raises(exc, match=msg):
