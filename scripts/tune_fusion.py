@@ -68,7 +68,11 @@ def main() -> None:
         rows.append((np.mean(r5), np.mean(mrr), np.mean(r5en), w, we, top, expd))
     rows.sort(reverse=True)
     for r in rows[:15]:
-        print("R@5 %.3f MRR %.3f R@5en %.3f | w=%.1f w_latin=%.1f top=%d expand_dense=%s" % r)
+        r5, mrr, r5en, w, we, top, expd = r
+        print(
+            f"R@5 {r5:.3f} MRR {mrr:.3f} R@5en {r5en:.3f} | w={w:.1f} w_latin={we:.1f} "
+            f"top={top} expand_dense={expd}"
+        )
 
 
 if __name__ == "__main__":
