@@ -220,6 +220,7 @@ def serve(
 ) -> None:
     """Run the judge web service (search page, permalinks, JSON API)."""
     import uvicorn
+
     from judgekb.service.app import create_app
 
     settings = _settings()

@@ -48,12 +48,17 @@ def bench_builds(models_dir: Path) -> dict[str, float]:
         old = "Permainan ini dimainkan oleh dua orang pemain."
         if old not in text:
             raise SystemExit(f"edit anchor not found in {vg}")
-        vg.write_text(text.replace(old, "Permainan ini dimainkan oleh tepat dua orang pemain."),
-                      encoding="utf-8")
+        vg.write_text(
+            text.replace(old, "Permainan ini dimainkan oleh tepat dua orang pemain."),
+            encoding="utf-8",
+        )
         rebuild = timed_build(settings)
         unchanged = timed_build(settings)
-    return {"cold_build_s": round(cold, 1), "rebuild_one_clause_s": round(rebuild, 1),
-            "rebuild_unchanged_s": round(unchanged, 1)}
+    return {
+        "cold_build_s": round(cold, 1),
+        "rebuild_one_clause_s": round(rebuild, 1),
+        "rebuild_unchanged_s": round(unchanged, 1),
+    }
 
 
 def bench_latency(settings: Settings) -> dict[str, float]:
@@ -72,8 +77,12 @@ def bench_latency(settings: Settings) -> dict[str, float]:
         searcher.search(q["question"], game=q["game"])
         took.append((time.perf_counter() - t0) * 1000)
     took.sort()
-    return {"queries": len(took), "p50_ms": round(statistics.median(took), 2),
-            "p95_ms": round(took[int(0.95 * (len(took) - 1))], 2), "max_ms": round(took[-1], 2)}
+    return {
+        "queries": len(took),
+        "p50_ms": round(statistics.median(took), 2),
+        "p95_ms": round(took[int(0.95 * (len(took) - 1))], 2),
+        "max_ms": round(took[-1], 2),
+    }
 
 
 def main() -> None:
@@ -82,8 +91,10 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     settings = Settings(data_dir=REPO / "var")
-    out: dict[str, object] = {"machine": f"{platform.machine()} {platform.processor() or ''}"
-                              f" cpus={__import__('os').cpu_count()}".strip()}
+    out: dict[str, object] = {
+        "machine": f"{platform.machine()} {platform.processor() or ''}"
+        f" cpus={__import__('os').cpu_count()}".strip()
+    }
     if not args.skip_build:
         out.update(bench_builds(settings.models_dir))
     out.update(bench_latency(settings))

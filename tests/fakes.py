@@ -29,8 +29,9 @@ class FakeEmbedder:
     def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
         return np.vstack([self._vec(t) for t in texts])
 
-    def encode_passages(self, texts: Sequence[str],
-                        progress: Callable[[int], None] | None = None) -> np.ndarray:
+    def encode_passages(
+        self, texts: Sequence[str], progress: Callable[[int], None] | None = None
+    ) -> np.ndarray:
         self.encoded.extend(texts)
         if progress:
             progress(len(texts))
@@ -38,8 +39,18 @@ class FakeEmbedder:
 
 
 def _doc(doc_id: str, game: str, lang: str, kind: str = "rules", amends: str | None = None):
-    return Document(doc_id, game, game.title(), f"{game} rules", lang, "v1", "2020-01-01",
-                    kind, f"{doc_id}.txt", amends)
+    return Document(
+        doc_id,
+        game,
+        game.title(),
+        f"{game} rules",
+        lang,
+        "v1",
+        "2020-01-01",
+        kind,
+        f"{doc_id}.txt",
+        amends,
+    )
 
 
 def tiny_corpus():
@@ -49,23 +60,44 @@ def tiny_corpus():
     ms = _doc("ms-doc", "vanguard", "ms")
 
     def c(doc, cid, parent, text, kind="clause", title="", aliases=(), line=1, seq=0):
-        return Clause(doc.doc_id, cid, parent, kind, title, text, text, doc.lang, line, seq,
-                      aliases=tuple(aliases))
+        return Clause(
+            doc.doc_id,
+            cid,
+            parent,
+            kind,
+            title,
+            text,
+            text,
+            doc.lang,
+            line,
+            seq,
+            aliases=tuple(aliases),
+        )
 
     clauses = [
         c(th, "100", None, "กฎทั่วไป", "section", "กฎทั่วไป", seq=0),
         c(th, "100.1", "100", "ผู้เล่นที่แพ้ทั้งสองฝ่ายพร้อมกัน เกมจะเสมอ", seq=1),
         c(th, "100.2", "100", "ผู้เล่นจั่วการ์ดหนึ่งใบ ดู 100.1", seq=2),
         c(th, "glossary", None, "Glossary", "chapter", "Glossary", seq=3),
-        c(th, "glossary/cast", "glossary", "การร่ายการ์ด", "glossary", "Cast / ร่าย",
-          aliases=("Cast", "ร่าย"), seq=4),
+        c(
+            th,
+            "glossary/cast",
+            "glossary",
+            "การร่ายการ์ด",
+            "glossary",
+            "Cast / ร่าย",
+            aliases=("Cast", "ร่าย"),
+            seq=4,
+        ),
         c(am, "100.1", None, "แก้ไข: ผู้เล่นที่แพ้พร้อมกัน เสมอ", seq=0),
         c(ms, "1", None, "Gambaran", "section", "Gambaran", seq=0),
         c(ms, "1.1", "1", "Jika kedua-dua pemain kalah serentak, permainan seri.", seq=1),
         c(ms, "1.2", "1", "Pemain tarik satu kad (1.1).", seq=2),
     ]
-    refs = [CrossRef("th-doc", "100.2", "100.1", "ดู 100.1", "100.1"),
-            CrossRef("ms-doc", "1.2", "1.1", "(1.1)", "1.1")]
+    refs = [
+        CrossRef("th-doc", "100.2", "100.1", "ดู 100.1", "100.1"),
+        CrossRef("ms-doc", "1.2", "1.1", "(1.1)", "1.1"),
+    ]
     amends = [AmendmentLink("th-decree", "100.1", "th-doc", "100.1", 0.9, "same number")]
     return [th, am, ms], clauses, refs, amends
 

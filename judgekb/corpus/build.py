@@ -40,10 +40,9 @@ class CorpusBuild:
 
 def parse_document(manifest: Manifest, doc: Document) -> ParsedDocument:
     """Read and parse one document, corrections applied; raises on unusable input."""
-    from judgekb.corpus.segment import parse_rulebook
-
     from judgekb.corpus.corrections import correct_clauses
     from judgekb.corpus.decree import parse_decree
+    from judgekb.corpus.segment import parse_rulebook
 
     text = read_rulebook(manifest.source_path(doc))
     if doc.kind == "amendment":
@@ -56,10 +55,9 @@ def parse_document(manifest: Manifest, doc: Document) -> ParsedDocument:
 
 def collect_corpus(manifest: Manifest, progress: Progress | None = None) -> CorpusBuild:
     """Parse every document; a broken one is recorded in ``errors`` and the rest still build."""
+    from judgekb.corpus.amend import link_amendments
     from judgekb.corpus.lint import lint_document
     from judgekb.corpus.refs import extract_refs
-
-    from judgekb.corpus.amend import link_amendments
 
     out = CorpusBuild()
     for doc in manifest.documents:

@@ -21,7 +21,12 @@ source = "a.txt"
 def test_bundled_manifest_lists_five_documents_with_fixed_slugs():
     m = load_manifest(DATA_DIR / "manifest.toml")
     assert [d.doc_id for d in m.documents] == [
-        "sm-2014", "sm-decree-2009", "gundam-cr", "op-cr", "vg-cr"]
+        "sm-2014",
+        "sm-decree-2009",
+        "gundam-cr",
+        "op-cr",
+        "vg-cr",
+    ]
     assert sorted(m.games) == ["gundam", "one-piece", "summoner-master", "vanguard"]
     assert m.document("sm-decree-2009").amends == "sm-2014"
     for d in m.documents:

@@ -18,7 +18,7 @@ def test_reads_utf8_and_strips_bom_and_crlf(tmp_path):
         (b"", "empty", None),
         (b"  \n\n", "empty", None),
         (b"1.1. ok\n2.2. \x00\x01binary", "binary file", 2),
-        ("1.1. ok\n".encode() + "ผู้เล่น".encode("tis-620"), "not valid UTF-8", 2),
+        (b"1.1. ok\n" + "ผู้เล่น".encode("tis-620"), "not valid UTF-8", 2),
     ],
 )
 def test_unusable_files_name_file_and_line(tmp_path, data, message, line):
