@@ -1,0 +1,158 @@
+"""Safe rendering of clause text: matched terms in <mark>, glossary terms as links.
+
+Every piece of text is escaped *before* any tag is added around it, so rulebook text or a
+query can never inject markup: the spans are found on the plain text, then each plain
+segment is escaped on its own and only our own tags join the segments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+_ASCII_WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 '\-]*$")
+
+
+@dataclass(frozen=True)
+class Term:
+    """A glossary entry a word in the text can link to."""
+
+    url: str
+    title: str
+    preview: str
+
+
+@dataclass(frozen=True)
+class _Span:
+    start: int
+    end: int
+    mark: bool
+    term: Term | None
+
+
+def term_pattern(names: Sequence[str]) -> re.Pattern[str] | None:
+    """One regex for many literal names, longest first; ASCII names match whole words only."""
+    parts = []
+    for name in sorted(set(names), key=lambda n: (-len(n), n)):
+        lit = re.escape(name)
+        parts.append(rf"(?<![A-Za-z0-9]){lit}(?![A-Za-z0-9])" if _ASCII_WORD.match(name) else lit)
+    return re.compile("|".join(parts), re.IGNORECASE) if parts else None
+
+
+def ref_pattern(written: Sequence[str]) -> re.Pattern[str] | None:
+    """Clause numbers as written: "602.1" must not match inside "602.1.4" or "1602.1"."""
+    parts = [re.escape(w) for w in sorted(set(written), key=lambda w: (-len(w), w)) if w.strip()]
+    if not parts:
+        return None
+    return re.compile(rf"(?<![\w.\-])(?:{'|'.join(parts)})(?![.\-]?\w)", re.IGNORECASE)
+
+
+Linker = tuple[re.Pattern[str] | None, Mapping[str, Term]]
+
+
+def _mark_spans(text: str, matched: Sequence[str]) -> list[_Span]:
+    terms = [m for m in matched if m and m.strip()]
+    pat = term_pattern(terms) if terms else None
+    if pat is None:
+        return []
+    return [
+        _Span(m.start(), m.end(), True, None) for m in pat.finditer(text) if m.end() > m.start()
+    ]
+
+
+def _link_spans(text: str, linkers: Sequence[Linker], skip_url: str) -> list[_Span]:
+    """The first occurrence of each linked term (a page full of links helps no one)."""
+    seen: set[str] = set()
+    out = []
+    for pattern, terms in linkers:
+        if pattern is not None:
+            out += _spans_of(text, pattern, terms, skip_url, seen)
+    return out
+
+
+def _spans_of(
+    text: str, pattern: re.Pattern[str], terms: Mapping[str, Term], skip_url: str, seen: set[str]
+) -> list[_Span]:
+    out = []
+    for m in pattern.finditer(text):
+        term = terms.get(m.group(0).casefold())
+        if term is None or term.url in seen or term.url == skip_url:
+            continue
+        seen.add(term.url)
+        out.append(_Span(m.start(), m.end(), False, term))
+    return out
+
+
+def _disjoint(spans: list[_Span]) -> list[_Span]:
+    """Leftmost-longest non-overlapping subset."""
+    out: list[_Span] = []
+    for s in sorted(spans, key=lambda s: (s.start, -(s.end - s.start))):
+        if not out or s.start >= out[-1].end:
+            out.append(s)
+    return out
+
+
+def _joined(marks: list[_Span]) -> list[_Span]:
+    """Adjacent marks become one: "ผู้" + "เล่น" is highlighted as the word "ผู้เล่น"."""
+    out: list[_Span] = []
+    for s in _disjoint(marks):
+        if out and s.start == out[-1].end:
+            out[-1] = _Span(out[-1].start, s.end, True, None)
+        else:
+            out.append(s)
+    return out
+
+
+def _merge(marks: list[_Span], links: list[_Span]) -> list[_Span]:
+    """Links win (they are structure, marks decoration): a link touched by a match is
+    highlighted whole, and the parts of a match outside every link stay marks."""
+    links = _disjoint(links)
+    out = []
+    for link in links:
+        hit = any(m.start < link.end and link.start < m.end for m in marks)
+        out.append(_Span(link.start, link.end, hit, link.term))
+    for m in _joined(marks):
+        pos = m.start
+        for link in links:
+            if link.end <= pos or link.start >= m.end:
+                continue
+            if link.start > pos:
+                out.append(_Span(pos, link.start, True, None))
+            pos = max(pos, link.end)
+        if pos < m.end:
+            out.append(_Span(pos, m.end, True, None))
+    return sorted(out, key=lambda s: s.start)
+
+
+def _wrap(piece: str, span: _Span) -> str:
+    inner = str(escape(piece))
+    if span.mark:
+        inner = f"<mark>{inner}</mark>"
+    if span.term is not None:
+        t = span.term
+        inner = (
+            f'<a class="term ref" href="{escape(t.url)}" data-title="{escape(t.title)}" '
+            f'data-preview="{escape(t.preview)}">{inner}</a>'
+        )
+    return inner
+
+
+def render_text(
+    text: str, matched: Sequence[str] = (), linkers: Sequence[Linker] = (), self_url: str = ""
+) -> Markup:
+    """``text`` as safe HTML: ``matched`` terms in <mark>, each linker's names as links.
+
+    A linker is a pattern and the :class:`Term` each matched name (casefolded) links to:
+    glossary names, or clause numbers as written in the clause's references.
+    """
+    spans = _merge(_mark_spans(text, matched), _link_spans(text, linkers, self_url))
+    out, pos = [], 0
+    for s in spans:
+        out.append(str(escape(text[pos : s.start])))
+        out.append(_wrap(text[s.start : s.end], s))
+        pos = s.end
+    out.append(str(escape(text[pos:])))
+    return Markup("".join(out))

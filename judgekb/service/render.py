@@ -1,0 +1,48 @@
+"""Jinja2 rendering with autoescape on, the UI language and the common page context."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from judgekb.service.i18n import COOKIE, LANGS, labels, pick_lang
+from judgekb.service.site import page_url
+
+TEMPLATES_DIR = Path(__file__).resolve().parents[1] / "templates"
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+_env = Environment(
+    loader=FileSystemLoader(TEMPLATES_DIR),
+    autoescape=select_autoescape(enabled_extensions=("html",), default=True),
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+templates = Jinja2Templates(env=_env)
+
+
+def render(
+    request: Request, name: str, context: dict[str, Any], status_code: int = 200
+) -> HTMLResponse:
+    """Render ``name``; a valid ``?lang=`` is remembered in a cookie for later pages."""
+    lang = pick_lang(request)
+    site = getattr(request.app.state, "site", None)
+    games = site.store.games() if site is not None else {}
+    ctx = {
+        "lang": lang,
+        "t": labels(lang),
+        "all_games": games,
+        "game": None,
+        "q": "",
+        "lang_urls": {code: page_url(request, lang=code) for code in LANGS},
+        **context,
+    }
+    response = templates.TemplateResponse(request, name, ctx, status_code=status_code)
+    if request.query_params.get("lang") in LANGS:
+        response.set_cookie(COOKIE, lang, max_age=365 * 86400, samesite="lax", httponly=True)
+    return response

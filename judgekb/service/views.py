@@ -1,0 +1,211 @@
+"""Plain dicts the templates render: hits, a clause page, a table of contents.
+
+All retrieval and linking happens here (templates only loop and print); text fields that
+hold HTML are :class:`markupsafe.Markup` built by :func:`judgekb.service.markup.render_text`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from judgekb.corpus.model import Clause
+from judgekb.index.results import RefLink, SearchHit
+from judgekb.service.markup import Term, ref_pattern, render_text
+from judgekb.service.site import Site, preview
+
+TOC_DEPTH = 2  # chapters and sections; clauses are listed on their section's page
+LABEL_CHARS = 70
+
+
+def node_label(clause_id: str, title: str, text: str, kind: str) -> str:
+    """How a clause is named in lists: glossary by its term, others by id and title."""
+    if kind == "glossary" or title.casefold() == clause_id.casefold():
+        return title or clause_id
+    return f"{clause_id} {title or preview(text, LABEL_CHARS)}".strip()
+
+
+def _ref(site: Site, doc: str, clause_id: str | None, written: str, pre: str = "") -> dict:
+    if clause_id is None:
+        return {"label": written, "written": written, "url": None, "preview": "", "resolved": False}
+    return {
+        "label": clause_id,
+        "written": written,
+        "url": site.doc_url(doc, clause_id),
+        "preview": pre or site.clause_preview(doc, clause_id),
+        "resolved": True,
+    }
+
+
+def _refs(site: Site, refs: Iterable[RefLink]) -> list[dict]:
+    return [_ref(site, r.doc, r.clause_id, r.written, r.preview) for r in refs]
+
+
+def _detail_refs(site: Site, refs: Iterable[Mapping[str, Any]]) -> list[dict]:
+    return [_ref(site, r["doc"], r["clause_id"], r["written"]) for r in refs]
+
+
+def amendment_links(site: Site, doc_id: str, clause_id: str, links: Iterable[Mapping]) -> list:
+    """Each amendment link seen from this clause: what amends it, or what it amends."""
+    out = []
+    for a in links:
+        amends = a["amend_doc"] == doc_id and a["amend_id"] == clause_id
+        other_doc, other_id = (
+            (a["target_doc"], a["target_id"]) if amends else (a["amend_doc"], a["amend_id"])
+        )
+        other = site.store.document(other_doc)
+        out.append(
+            {
+                "direction": "amends" if amends else "amended_by",
+                "doc_title": other.title,
+                "clause_id": other_id,
+                "url": site.doc_url(other_doc, other_id) if other_id else None,
+                "date": a["target_date"] if amends else a["amend_date"],
+                "score": a["score"],
+                "note": a["note"],
+                "preview": site.clause_preview(other_doc, other_id),
+            }
+        )
+    return out
+
+
+def doc_badges(site: Site, doc_id: str) -> list[dict]:
+    """Badges for the document: an amendment, superseded by a later one, or amended."""
+    docs = {d.doc_id: d for d in site.store.documents()}
+    doc = docs[doc_id]
+    badges = []
+    if doc.kind == "amendment":
+        badges.append(
+            {"kind": "amendment", "label": "amendment", "title": "", "date": doc.effective_date}
+        )
+        target = docs.get(doc.amends or "")
+        if target and target.effective_date > doc.effective_date:
+            badges.append(
+                {
+                    "kind": "superseded",
+                    "label": "superseded",
+                    "title": target.title,
+                    "date": target.effective_date,
+                }
+            )
+    for d in docs.values():
+        if d.amends == doc_id:
+            badges.append(
+                {
+                    "kind": "doc-amended",
+                    "label": "doc_amended",
+                    "title": d.title,
+                    "date": d.effective_date,
+                }
+            )
+    return badges
+
+
+def _text(
+    site: Site, game: str, text: str, matched: Iterable[str], self_url: str, refs: list[dict]
+) -> Any:
+    """Clause text with matches marked, references and glossary terms linked in place."""
+    links = {
+        r["written"].casefold(): Term(r["url"], r["label"], r["preview"]) for r in refs if r["url"]
+    }
+    linkers = [(ref_pattern(list(links)), links), site.glossary(game)]
+    return render_text(text, tuple(matched), linkers, self_url)
+
+
+def hit_view(site: Site, hit: SearchHit) -> dict:
+    """One search hit ready to render."""
+    url = site.clause_url(hit.game, hit.clause_id, hit.doc_id)
+    refs_out = _refs(site, hit.refs_out)
+    return {
+        "url": url,
+        "game_name": site.store.games().get(hit.game, hit.game),
+        "clause_id": hit.clause_id,
+        "label": node_label(hit.clause_id, hit.title, "", hit.kind),
+        "citation": hit.citation,
+        "doc_title": hit.doc_title,
+        "version": hit.version,
+        "effective_date": hit.effective_date,
+        "breadcrumb": list(hit.heading_path),
+        "html": _text(site, hit.game, hit.text, hit.matched, url, refs_out),
+        "raw_text": hit.raw_text,
+        "repaired": hit.repaired,
+        "corrected": hit.corrected,
+        "refs_out": refs_out,
+        "refs_in": _refs(site, hit.refs_in),
+        "amendments": amendment_links(site, hit.doc_id, hit.clause_id, hit.amendments),
+        "badges": doc_badges(site, hit.doc_id),
+    }
+
+
+def _brief(site: Site, b: Mapping[str, Any] | None) -> dict | None:
+    if b is None:
+        return None
+    return {
+        "url": site.doc_url(b["doc"], b["clause_id"]),
+        "label": node_label(b["clause_id"], b["title"], b["text"], b["kind"]),
+    }
+
+
+def clause_view(site: Site, game: str, detail: Mapping[str, Any]) -> dict:
+    """The permalink page of one clause (``detail`` is :func:`clause_detail`'s dict)."""
+    doc, cid = detail["doc"], detail["clause_id"]
+    url = site.clause_url(game, cid, doc)
+    refs_out = _detail_refs(site, detail["refs_out"])
+    return {
+        **detail,
+        "url": url,
+        "label": node_label(cid, detail["title"], "", detail["kind"]),
+        "game_name": site.store.games()[game],
+        "html": _text(site, game, detail["text"], (), url, refs_out),
+        "parents_v": [_brief(site, p) for p in detail["parents"]],
+        "children_v": [_brief(site, c) for c in detail["children"]],
+        "prev_v": _brief(site, detail["prev"]),
+        "next_v": _brief(site, detail["next"]),
+        "refs_out_v": refs_out,
+        "refs_in_v": _detail_refs(site, detail["refs_in"]),
+        "amendments_v": amendment_links(site, doc, cid, detail["amendments"]),
+        "other_docs_v": [
+            {"url": site.clause_url(game, cid, d), "title": site.store.document(d).title}
+            for d in detail["other_docs"]
+        ],
+        "badges": doc_badges(site, doc),
+    }
+
+
+def _tree(site: Site, clauses: list[Clause], depth: int) -> list[dict]:
+    kids: dict[str | None, list[Clause]] = {}
+    ids = {c.clause_id for c in clauses}
+    for c in clauses:
+        kids.setdefault(c.parent_id if c.parent_id in ids else None, []).append(c)
+
+    def build(parent: str | None, level: int) -> list[dict]:
+        return [
+            {
+                "label": node_label(c.clause_id, c.title, c.text, c.kind),
+                "url": site.doc_url(c.doc_id, c.clause_id),
+                "children": build(c.clause_id, level + 1) if level < depth else [],
+            }
+            for c in kids.get(parent, [])
+        ]
+
+    return build(None, 1)
+
+
+def toc_view(site: Site, game: str, depth: int = TOC_DEPTH) -> list[dict]:
+    """Each document of ``game`` with its clause tree down to ``depth`` levels."""
+    return [
+        {
+            "doc": d,
+            "badges": doc_badges(site, d.doc_id),
+            "nodes": _tree(site, site.store.clauses(d.doc_id), depth),
+        }
+        for d in site.store.docs_of(game)
+    ]
+
+
+def games_view(site: Site) -> list[dict]:
+    """Games with their documents, for the home page and the game filter."""
+    return [
+        {"slug": g, "name": name, "url": f"/rules/{g}", "docs": site.store.docs_of(g)}
+        for g, name in site.store.games().items()
+    ]

@@ -1,0 +1,145 @@
+"""End to end in real headless Chromium: search in Thai, open a hit, follow a reference,
+check the citation, the hover preview, the remembered game and the absence of CSP errors."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="/usr/bin/chromium is absent (apt-get install -y chromium)"
+    ),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def base_url(app) -> Iterator[str]:
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started, "uvicorn did not start"
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser, base_url):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base_url)
+    pg = context.new_page()
+    pg.errors = []  # console errors and CSP violations land here
+    pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    yield pg
+    context.close()
+
+
+def test_search_thai_open_hit_follow_reference(page, tmp_path: Path) -> None:
+    page.goto("/")
+    page.select_option("select[name=game]", "summoner-master")
+    page.fill("input[name=q]", "เงื่อนไขครบ")
+    page.click("form.search button")
+    page.wait_for_url("**/search?q=*")
+    assert page.locator("li.hit").count() == 1
+    assert page.locator("li.hit .cite").first.inner_text() == (
+        "Summoner Master · Summoner Master Complete Rulebook · Update 2014-01 · 2014-01-01 · §602.1"
+    )
+    assert page.locator("li.hit mark").first.inner_text() == "เงื่อนไขครบ"
+    page.screenshot(path=str(tmp_path / "results.png"), full_page=True)
+
+    page.click("li.hit a.cid")
+    page.wait_for_url("**/rules/summoner-master/602.1")
+    assert page.locator("h1.cid").inner_text() == "§602.1"
+
+    ref = page.locator("p.refs a.ref", has_text="602.1.4")
+    ref.hover()
+    assert page.locator(".pop").inner_text() == (
+        "602.1.4\nเมื่อผู้เล่นร่าย Seal ให้ตรวจสอบเงื่อนไขของ Trigger Effect"
+    )
+    ref.click()
+    page.wait_for_url("**/rules/summoner-master/602.1.4")
+    assert page.locator(".citation").inner_text() == (
+        "Summoner Master — Summoner Master Complete Rulebook (Update 2014-01, 2014-01-01) §602.1.4"
+    )
+    page.click("button.copy")
+    assert page.locator("button.copy").get_attribute("data-citation") == (
+        "Summoner Master — Summoner Master Complete Rulebook (Update 2014-01, 2014-01-01) "
+        f"§602.1.4 {page.url}"
+    )
+    page.click("details.original summary")
+    assert page.locator("p.raw").is_visible()
+    assert page.errors == []
+
+
+def test_clause_number_goes_straight_to_its_page(page) -> None:
+    page.goto("/")
+    page.fill("input[name=q]", "ข้อ 13.1")
+    page.click("form.search button")
+    page.wait_for_url("**/rules/vanguard/13.1")
+    assert page.locator("h1.cid").inner_text() == "§13.1"
+    assert page.errors == []
+
+
+def test_game_filter_is_remembered(page) -> None:
+    page.goto("/")
+    page.select_option("select[name=game]", "vanguard")
+    page.goto("/")
+    assert page.locator("select[name=game]").input_value() == "vanguard"
+
+
+def test_tap_shows_preview_before_following(browser, base_url) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, base_url=base_url, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.goto("/rules/vanguard/13.1")
+    link = page.locator("p.text a.ref")
+    link.tap()
+    assert page.locator(".pop").inner_text() == (
+        "11.6.1\nSemakan tindakan peraturan dilakukan sebelum pemain bertindak. →"
+    )
+    assert page.url.endswith("/rules/vanguard/13.1")
+    link.tap()
+    page.wait_for_url("**/rules/vanguard/11.6.1")
+    context.close()

@@ -1,0 +1,241 @@
+"""HTML pages: home, search, lookup redirect, permalinks, contents, docs, language, headers."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from judgekb.service.app import CSP
+
+
+def text_of(html: str, cls: str) -> list[str]:
+    return re.findall(rf'<p class="{cls}">(.*?)</p>', html, re.S)
+
+
+def test_home_has_search_game_filter_and_contents(client) -> None:
+    html = client.get("/").text
+    assert '<form class="search" action="/search" method="get" role="search">' in html
+    assert 'data-remember="game" data-restore' in html
+    assert '<a href="/rules/summoner-master">Summoner Master</a>' in html
+    assert '<a href="/rules/vanguard">Cardfight!! Vanguard</a>' in html
+    assert '<script src="/static/app.js" defer></script>' in html
+
+
+def test_search_page_cites_highlights_and_links(client) -> None:
+    r = client.get("/search", params={"q": "Trigger Effect", "game": "summoner-master"})
+    assert r.status_code == 200
+    html = r.text
+    assert (
+        '<p class="cite">Summoner Master · Summoner Master Complete Rulebook · Update 2014-01 '
+        '· 2014-01-01 · <a class="cid" href="/rules/summoner-master/602.1.4">§602.1.4</a></p>'
+    ) in html
+    assert '<p class="crumbs">602 ชนิดของ Effect › 602.1 </p>' in html
+    assert (
+        'เมื่อผู้เล่น<a class="term ref" href="/rules/summoner-master/glossary/cast" '
+        'data-title="Cast / ร่าย" data-preview="การนำการ์ด Seal ลงสนามโดยจ่าย Mp">ร่าย</a> '
+        "Seal ให้ตรวจสอบเงื่อนไขของ <mark>Trigger</mark> <mark>Effect</mark>"
+    ) in html
+    assert (
+        'data-copy="Summoner Master — Summoner Master Complete Rulebook (Update 2014-01, '
+        '2014-01-01) §602.1.4" data-url="/rules/summoner-master/602.1.4"' in html
+    )
+
+
+def test_search_page_badges_and_original_text(client) -> None:
+    html = client.get("/search", params={"q": "Trigger Effect"}).text
+    assert (
+        '<span class="badge badge-superseded">Superseded by Summoner Master Complete '
+        "Rulebook (2014-01-01)</span>"
+    ) in html
+    assert (
+        '<a class="ref" href="/rules/summoner-master/610.1?doc=sm-decree-2009" data-title="610.1"'
+    ) in html
+    assert '<p class="raw">เมือ่ผูเ้ลน่ร่าย Seal ให้ตรวจสอบเงือ่นไขของ Trigger Effect</p>' in html
+    assert '<span class="ref unresolved" title="unresolved">699.9</span>' in html
+
+
+def test_search_page_incoming_reference_with_preview(client) -> None:
+    html = client.get("/search", params={"q": "Semakan", "game": "vanguard"}).text
+    assert (
+        '<span class="refs-label">Referred to by:</span>\n<a class="ref" '
+        'href="/rules/vanguard/13.1" data-title="13.1" data-preview="Jika pemain tiada kad '
+        'dalam dek, pemain itu kalah (11.6.1).">13.1</a>'
+    ) in html
+
+
+def test_search_no_results(client) -> None:
+    html = client.get("/search", params={"q": "zzzz"}).text
+    assert '<p class="empty">No clause matches this query.</p>' in html
+
+
+@pytest.mark.parametrize(
+    ("q", "location"),
+    [
+        ("602.1.4", "/rules/summoner-master/602.1.4"),
+        ("ข้อ 602.1.4.", "/rules/summoner-master/602.1.4"),
+        ("610.1", "/rules/summoner-master/610.1?doc=sm-decree-2009"),
+        ("fasal 13.1", "/rules/vanguard/13.1"),
+    ],
+)
+def test_clause_number_redirects_to_permalink(client, q: str, location: str) -> None:
+    r = client.get("/search", params={"q": q})
+    assert (r.status_code, r.headers["location"]) == (303, location)
+
+
+def test_permalink_page(client) -> None:
+    html = client.get("/rules/summoner-master/602.1.4").text
+    assert '<h1 class="cid">§602.1.4</h1>' in html
+    assert (
+        '<a href="/rules/summoner-master">Table of contents</a>\n › <a '
+        'href="/rules/summoner-master/602">602 ชนิดของ Effect</a> › <a '
+        'href="/rules/summoner-master/602.1">602.1 Trigger Effect'
+    ) in html
+    assert 'Amended ←<a class="ref" href="/rules/summoner-master/610.1?doc=sm-decree-2009"' in html
+    assert '<span class="date">· 2009-07-25</span>' in html
+    assert '<span class="refs-label">Referred to by:</span>' in html
+    assert '<p class="raw">เมือ่ผูเ้ลน่ร่าย' in html
+
+
+def test_permalink_children_and_siblings(client) -> None:
+    html = client.get("/rules/summoner-master/602.2").text
+    assert '<a rel="prev" href="/rules/summoner-master/602.1">← 602.1 Trigger Effect' in html
+    assert '<a rel="next" href="/rules/summoner-master/602.3">602.3 &#34;&gt;&lt;img' in html
+    html = client.get("/rules/summoner-master/602").text
+    assert '<li><a href="/rules/summoner-master/602.1">602.1 Trigger Effect' in html
+
+
+def test_permalink_per_document_and_glossary(client) -> None:
+    html = client.get("/rules/summoner-master/602.1", params={"doc": "sm-decree-2009"}).text
+    assert "Appendant Decree 20/07/2009 (SMORT) · 20/07/2009 · effective 2009-07-25" in html
+    assert 'Same number in: <a href="/rules/summoner-master/602.1">' in html
+    html = client.get("/rules/summoner-master/glossary/cast").text
+    assert '<h1 class="cid">§Cast / ร่าย</h1>' in html
+    assert client.get("/rules/summoner-master/602.1.4.").status_code == 200
+
+
+def test_table_of_contents(client) -> None:
+    html = client.get("/rules/summoner-master").text
+    assert html.count('<section class="doc">') == 2
+    assert (
+        '<li><details><summary><a href="/rules/summoner-master/602">602 ชนิดของ Effect</a></summary>'
+    ) in html
+    assert '<li><a href="/rules/summoner-master/610.1?doc=sm-decree-2009">610.1 ' in html
+    assert client.get("/rules/summoner-master/").headers["location"] == "/rules/summoner-master"
+
+
+def test_offline_api_docs(client) -> None:
+    html = client.get("/docs").text
+    assert '<a href="/openapi.json">/openapi.json</a>' in html
+    for path in (
+        "/api/search",
+        "/api/clauses/{game}/{clause_id}",
+        "/api/games",
+        "/api/documents",
+        "/healthz",
+    ):
+        assert f"<code>GET {path}</code>" in html
+    assert "cdn" not in html.lower()
+    assert set(client.get("/openapi.json").json()["paths"]) == {
+        "/api/search",
+        "/api/clauses/{game}/{clause_id}",
+        "/api/games",
+        "/api/documents",
+        "/healthz",
+    }
+
+
+def test_ui_language_from_parameter_then_cookie(client) -> None:
+    r = client.get("/", params={"lang": "th"})
+    assert '<html lang="th">' in r.text and "ค้นหากฎสำหรับกรรมการ" in r.text
+    assert r.cookies.get("lang") == "th"
+    assert '<html lang="th">' in client.get("/rules/vanguard").text
+    html = client.get("/rules/vanguard", params={"lang": "ms"}).text
+    assert "Isi kandungan" in html
+
+
+def test_unknown_language_is_ignored(app) -> None:
+    from fastapi.testclient import TestClient
+
+    r = TestClient(app).get("/", params={"lang": "de"})
+    assert '<html lang="en">' in r.text and "lang" not in r.cookies
+
+
+@pytest.mark.parametrize(
+    ("url", "status", "snippet"),
+    [
+        ("/search?q=", 400, "query is empty"),
+        ("/search?q=" + "a" * 1001, 413, "the limit is 1000"),
+        ("/search?q=x&k=0", 422, "invalid parameter &#39;k&#39;"),
+        ("/search?q=x&game=chess", 404, '<a href="/rules/vanguard">vanguard</a>'),
+        ("/rules/chess", 404, "unknown game"),
+        (
+            "/rules/summoner-master/602.9",
+            404,
+            'Did you mean: <a href="/rules/summoner-master/602">602</a>',
+        ),
+        (
+            "/rules/summoner-master/602.1?doc=vg-cr",
+            404,
+            '<a href="/rules/summoner-master/602.1?doc=sm-decree-2009">sm-decree-2009</a>',
+        ),
+        ("/nope", 404, "no such page"),
+    ],
+)
+def test_html_error_pages(client, url: str, status: int, snippet: str) -> None:
+    r = client.get(url)
+    assert r.status_code == status
+    assert r.headers["content-type"].startswith("text/html")
+    assert f"<h1>Error {status}</h1>" in r.text
+    assert snippet in r.text
+
+
+@pytest.mark.parametrize(
+    "url", ["/", "/search?q=Effect", "/rules/vanguard", "/api/games", "/nope", "/static/app.css"]
+)
+def test_security_headers(client, url: str) -> None:
+    h = client.get(url).headers
+    assert h["content-security-policy"] == CSP
+    assert "unsafe-inline" not in CSP
+    assert h["x-content-type-options"] == "nosniff"
+
+
+def test_pages_have_no_inline_script_or_remote_assets(client) -> None:
+    for url in (
+        "/",
+        "/search?q=Effect",
+        "/rules/summoner-master/602.1.4",
+        "/rules/vanguard",
+        "/docs",
+    ):
+        html = client.get(url).text
+        assert re.findall(r"<script[^>]*>", html) == ['<script src="/static/app.js" defer>']
+        assert " style=" not in html and "<style" not in html
+        assert not re.search(r'(src|href)="(https?:)?//', html)
+
+
+def test_static_assets_are_small_and_local(client) -> None:
+    css = client.get("/static/app.css")
+    js = client.get("/static/app.js")
+    assert (css.status_code, js.status_code) == (200, 200)
+    assert "Noto Sans Thai" in css.text and "Leelawadee UI" in css.text
+    assert "http" not in css.text and "@import" not in css.text
+    assert len(css.content) + len(js.content) < 12_000
+
+
+def page_weight(client, url: str) -> int:
+    """Bytes of HTML + CSS + JS a first visit downloads (uncompressed)."""
+    html = client.get(url).content
+    return len(html) + sum(
+        len(client.get(u).content) for u in ("/static/app.css", "/static/app.js")
+    )
+
+
+def test_page_weight_budget(client) -> None:
+    assert page_weight(client, "/") < 16_000
+    assert page_weight(client, "/search?q=Trigger+Effect") < 40_000
+
+
+def test_responses_are_gzipped_when_asked(client) -> None:
+    r = client.get("/static/app.css", headers={"Accept-Encoding": "gzip"})
+    assert r.headers["content-encoding"] == "gzip"

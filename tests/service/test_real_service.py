@@ -1,0 +1,84 @@
+"""The service over the real built store and index (var/, built by `make test` first)."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from judgekb.service.app import create_app
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def real_client(built_settings, real_searcher) -> TestClient:
+    return TestClient(create_app(built_settings, searcher=real_searcher), follow_redirects=False)
+
+
+def test_healthz_reports_the_real_manifest(real_client, real_searcher) -> None:
+    body = real_client.get("/healthz").json()
+    assert body["ok"] is True and body["games"] == 4 and body["documents"] == 5
+    assert body["manifest"] == real_searcher.manifest
+
+
+@pytest.mark.parametrize(
+    ("q", "location"),
+    [
+        ("602.1.4", "/rules/summoner-master/602.1.4"),
+        ("ข้อ 1-2-2-1", "/rules/gundam/1-2-2-1"),
+    ],
+)
+def test_clause_numbers_redirect(real_client, q: str, location: str) -> None:
+    r = real_client.get("/search", params={"q": q})
+    assert (r.status_code, r.headers["location"]) == (303, location)
+
+
+@pytest.mark.parametrize(
+    ("q", "game"),
+    [
+        ("ผู้เล่นแพ้เมื่อไหร่", "gundam"),
+        ("Bilakah pemain kalah?", "vanguard"),
+        ("ร่าย Seal", "summoner-master"),
+    ],
+)
+def test_search_pages_and_api(real_client, q: str, game: str) -> None:
+    r = real_client.get("/search", params={"q": q, "game": game})
+    assert r.status_code == 200
+    assert r.text.count('<li class="hit">') == 10
+    body = real_client.get("/api/search", params={"q": q, "game": game, "k": 5}).json()
+    assert len(body["results"]) == 5 and {h["game"] for h in body["results"]} == {game}
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/rules/summoner-master",
+        "/rules/gundam",
+        "/rules/one-piece",
+        "/rules/vanguard",
+        "/rules/summoner-master/602.1.4",
+        "/rules/summoner-master/glossary/cast",
+        "/rules/vanguard/13",
+        "/api/clauses/vanguard/1.2.2",
+        "/api/games",
+        "/api/documents",
+    ],
+)
+def test_every_page_renders(real_client, url: str) -> None:
+    assert real_client.get(url).status_code == 200
+
+
+def test_every_clause_permalink_renders(real_client, real_searcher) -> None:
+    store = real_searcher.store
+    bad = []
+    for doc in store.documents():
+        for c in store.clauses(doc.doc_id):
+            r = real_client.get(f"/api/clauses/{doc.game}/{c.clause_id}", params={"doc": c.doc_id})
+            if r.status_code != 200:
+                bad.append((c.doc_id, c.clause_id, r.status_code))
+            if c.seq % 10 == 0:  # the HTML page of one clause in ten
+                page = real_client.get(f"/rules/{doc.game}/{c.clause_id}?doc={c.doc_id}")
+                if page.status_code != 200:
+                    bad.append((c.doc_id, c.clause_id, page.status_code))
+    assert bad == []
