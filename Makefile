@@ -27,9 +27,11 @@ build: install
 run: build
 	$(BIN)/judgekb serve --host 127.0.0.1 --port 8000
 
-# Debian's chromium for the end-to-end browser test (needs root/apt; CI runs as root).
+# Debian's chromium (and a Thai font, without which Thai renders as boxes) for the
+# end-to-end browser test and screenshots (needs root/apt; CI runs as root).
 browser:
-	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@{ command -v chromium >/dev/null 2>&1 && dpkg -s fonts-noto-core >/dev/null 2>&1; } || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core >/dev/null; }
 
 test: build browser
 	$(BIN)/python -m pytest

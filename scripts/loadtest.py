@@ -63,10 +63,18 @@ async def client_loop(
     lat: list[float],
     errors: list[str],
     queries: list[tuple[str, str | None]],
+    interval: float = 0.0,
+    unique: bool = False,
 ) -> None:
     i = n
+    next_at = time.perf_counter() + interval * n / max(1, len(queries))
     while time.perf_counter() < deadline and len(lat) + len(errors) < MAX_REQUESTS:
+        if interval:  # open loop: this client sends one request every `interval` seconds
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+            next_at += interval
         q, game = queries[i % len(queries)]
+        if unique:  # a fresh text every time: no cache can answer it
+            q = f"{q} {i}"
         i += 1
         params = {"q": q, "k": "10", **({"game": game} if game else {})}
         t0 = time.perf_counter()
@@ -88,7 +96,9 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-async def run(url: str, clients: int, seconds: float) -> dict:
+async def run(
+    url: str, clients: int, seconds: float, rate: float = 0.0, unique: bool = False
+) -> dict:
     lat: list[float] = []
     errors: list[str] = []
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
@@ -99,12 +109,19 @@ async def run(url: str, clients: int, seconds: float) -> dict:
         start = time.perf_counter()
         deadline = start + seconds
         await asyncio.gather(
-            *(client_loop(http, n, deadline, lat, errors, queries) for n in range(clients))
+            *(
+                client_loop(
+                    http, n, deadline, lat, errors, queries, clients / rate if rate else 0.0, unique
+                )
+                for n in range(clients)
+            )
         )
         elapsed = time.perf_counter() - start
     return {
         "url": url + "/api/search",
         "clients": clients,
+        "rate": rate or "closed loop",
+        "unique_queries": unique,
         "seconds": round(elapsed, 2),
         "requests": len(lat) + len(errors),
         "requests_per_s": round((len(lat) + len(errors)) / elapsed, 1),
@@ -152,6 +169,17 @@ def main(argv: list[str] | None = None) -> int:
         "--clients", type=int, default=16, help=f"concurrent clients (<= {MAX_CLIENTS})"
     )
     ap.add_argument("--seconds", type=float, default=30, help=f"duration (<= {MAX_SECONDS})")
+    ap.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="open loop: total requests/s spread over the clients (0 = closed loop)",
+    )
+    ap.add_argument(
+        "--unique",
+        action="store_true",
+        help="make every query text unique (defeats the query-vector cache)",
+    )
     ap.add_argument("--serve-fake", action="store_true", help="load an in-process fake app")
     args = ap.parse_args(argv)
     clients = max(1, min(args.clients, MAX_CLIENTS))
@@ -160,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     url = args.url
     if args.serve_fake:
         url, server = serve_fake()
-    report = asyncio.run(run(check_loopback(url), clients, seconds))
+    report = asyncio.run(run(check_loopback(url), clients, seconds, args.rate, args.unique))
     if server is not None:
         server.should_exit = True  # type: ignore[attr-defined]
         report["server"] = "in-process fake (tests/service/conftest.py)"

@@ -17,7 +17,7 @@ DATA = Path(__file__).resolve().parent / "data"
 
 @pytest.fixture(scope="session")
 def built_settings():
-    """Settings for the real build in var/ (skip with a reason when it was not built)."""
+    """Settings for the real build in var/; fails (never skips) when it was not built."""
     from judgekb.config import Settings
 
     settings = Settings(data_dir=REPO / "var")

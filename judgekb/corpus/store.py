@@ -288,6 +288,7 @@ class ClauseStore:
         ids: list[str] = []
         for d in doc_ids:
             ids += [r[0] for r in self._q("SELECT clause_id FROM clauses WHERE doc_id = ?", d)]
+        ids = list(dict.fromkeys(ids))  # the same id in two documents of a game is one suggestion
         out: list[str] = []
         probe = clause_id
         while probe:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MODES = ("hybrid", "bm25", "dense")
+QUERY_CACHE_SIZE = 2048
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,8 @@ class Searcher:
         add_glossary_pairs(self.lexicon, self.clauses, {d: docs[d].game for d in docs})
         self.aliases = self._alias_rows()
         self.hits = HitFactory(store, self.clauses)
+        self._qcache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_lock = threading.Lock()
 
     def _alias_rows(self) -> dict[str, list[int]]:
         out: dict[str, list[int]] = {}
@@ -139,7 +144,7 @@ class Searcher:
     def _dense_scores(self, text: str, mask: np.ndarray) -> np.ndarray:
         if self.embedder is None:
             raise QueryError("dense search needs an embedding model, none is loaded")
-        qv = self.embedder.encode_queries([text])
+        qv = self._query_vector(text)
         n = self.dense.ntotal
         k = n if self.manifest.get("faiss") == "flat" else min(n, 1000)
         scores, idx = self.dense.search(np.ascontiguousarray(qv, dtype=np.float32), k)
@@ -147,6 +152,21 @@ class Searcher:
         valid = idx[0] >= 0
         out[idx[0][valid]] = scores[0][valid]
         return out
+
+    def _query_vector(self, text: str) -> np.ndarray:
+        """Encoded query, from a small LRU cache: judges at one event repeat searches."""
+        with self._cache_lock:
+            hit = self._qcache.get(text)
+            if hit is not None:
+                self._qcache.move_to_end(text)
+                return hit
+        assert self.embedder is not None
+        vec = self.embedder.encode_queries([text])
+        with self._cache_lock:
+            self._qcache[text] = vec
+            while len(self._qcache) > QUERY_CACHE_SIZE:
+                self._qcache.popitem(last=False)
+        return vec
 
     def _normalise(self, s: np.ndarray, mask: np.ndarray) -> np.ndarray:
         vals = s[mask]
@@ -211,20 +231,23 @@ class Searcher:
 def load_searcher(settings: Settings, with_model: bool = True) -> Searcher:
     """Open the store and index named by ``settings``; load the embedding model."""
     from judgekb.config import DATA_DIR
-    from judgekb.index.embedder import load_embedder
+    from judgekb.index.embedder import BatchingEmbedder, load_embedder
     from judgekb.index.terms import load_lexicon
 
     store = ClauseStore(settings.store_path)
     read_manifest(settings.index_dir)  # fail fast, before loading a model
     embedder = None
     if with_model:
-        embedder = load_embedder(
-            settings.model,
-            settings.models_dir,
-            settings.torch_threads,
-            settings.query_prefix,
-            settings.passage_prefix,
+        embedder = BatchingEmbedder(
+            load_embedder(
+                settings.model,
+                settings.models_dir,
+                settings.torch_threads,
+                settings.query_prefix,
+                settings.passage_prefix,
+            )
         )
+        embedder.encode_queries(["warm-up"])  # the first forward pass is slow: pay it now
     return Searcher(
         store,
         settings.index_dir,
