@@ -66,7 +66,11 @@ def embed_passages(
     """Vectors for ``texts``, from the cache where possible; returns (matrix, n_encoded)."""
     keys = [text_key(embedder.name, t) for t in texts]
     cached = cache.get_many(keys)
-    missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in cached}.items())
+    # Longest first across the whole corpus, so each batch pads to similar lengths.
+    missing = sorted(
+        {k: t for k, t in zip(keys, texts, strict=True) if k not in cached}.items(),
+        key=lambda kt: (-len(kt[1]), kt[0]),
+    )
     if progress and cached:
         progress(len(texts) - len(missing))
     if missing:
