@@ -41,7 +41,7 @@ def test_clause_lookups_are_rank_one(real_searcher, query, game, doc, clause_id)
 @pytest.mark.parametrize(
     ("query", "game", "expected"),
     [
-        ("ถ้าเด็คหมดแล้วต้องจั่ว จะแพ้ไหม", "gundam", {"1-2-2-2"}),
+        ("การ์ดในเด็คหมด ผู้เล่นแพ้หรือไม่", "gundam", {"1-2-2-2"}),
         (
             "Jika pemain mempunyai enam kad dalam zon kerosakan adakah dia kalah",
             "vanguard",

@@ -130,7 +130,7 @@ ERRORS = [
     (
         "/api/clauses/summoner-master/602.9",
         404,
-        {"suggestions": ["602", "602.3", "602.2", "602.1"]},
+        {"suggestions": ["602", "602.3", "602.2", "602.1", "602.1.4"]},
     ),
     ("/api/clauses/chess/1", 404, {"known": ["summoner-master", "vanguard"]}),
     ("/api/clauses/summoner-master/602.1?doc=vg-cr", 404, {"known": ["sm-2014", "sm-decree-2009"]}),
