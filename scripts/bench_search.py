@@ -66,6 +66,7 @@ def bench_latency(settings: Settings) -> dict[str, float]:
     from judgekb.index.search import load_searcher
 
     searcher = load_searcher(settings)
+    searcher.set_query_cache(0)  # every query is encoded: no cached vectors
     questions = []
     for name in ("dev", "test"):
         questions += load_dataset(DATA_DIR.parent / "eval" / "datasets" / f"{name}.jsonl")

@@ -49,6 +49,7 @@ def run_eval_command(
         from judgekb.index.search import load_searcher
 
         searcher = load_searcher(settings, with_model=modes != ("bm25",))
+    searcher.set_query_cache(0)  # latency figures must include encoding every query
     result = run_eval(questions, search_fn_for(searcher), modes=modes, k=k)
     write(
         json.dumps(result, ensure_ascii=False, indent=1) + "\n"

@@ -14,7 +14,14 @@ _PREFIX = (
     r"no\.?|peraturan|perkara|fasal|klausa|seksyen|bahagian|para(?:graph)?)"
 )
 _ID = r"(\d{1,3}(?:[.\-]\d{1,3})*)"
-_LOOKUP_RE = re.compile(rf"^\s*(?:{_PREFIX}\s*)?{_ID}\s*\.?\s*$", re.IGNORECASE)
+# Words that point a lookup at an amendment rather than the rulebook ("decree 711.5").
+_AMENDMENT_HINT = (
+    r"(?:decree|amendment|appendant(?:\s+decree)?|errata|ประกาศ|คำประกาศ|พระราชกฤษฎีกา)"
+)
+_LOOKUP_RE = re.compile(
+    rf"^\s*(?P<hint>{_AMENDMENT_HINT}(?:\s+\d{{4}})?\s*)?(?:{_PREFIX}\s*)?{_ID}\s*\.?\s*$",
+    re.IGNORECASE,
+)
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 _THAI_RE = re.compile(r"[\u0e01-\u0e5b]")
 _LATIN_RE = re.compile(r"[A-Za-z]")
@@ -28,6 +35,7 @@ class ParsedQuery:
     text: str
     lang: str  # th | latin (ms or en) | none
     id_candidates: tuple[str, ...]  # clause ids to try first, most literal first
+    doc_kind: str | None = None  # "amendment" when the lookup names a decree/amendment
 
 
 def validate_query(query: object, max_chars: int) -> str:
@@ -52,7 +60,7 @@ def clause_id_candidates(text: str) -> tuple[str, ...]:
     m = _LOOKUP_RE.match(normalize_text(text))
     if not m:
         return ()
-    cid = m.group(1)
+    cid = m.group(2)
     out = [cid]
     if "." in cid:
         out.append(cid.replace(".", "-"))
@@ -73,4 +81,6 @@ def guess_lang(text: str) -> str:
 def parse_query(query: object, max_chars: int = 1000) -> ParsedQuery:
     raw = validate_query(query, max_chars)
     text = normalize_text(raw)
-    return ParsedQuery(raw, text, guess_lang(text), clause_id_candidates(text))
+    m = _LOOKUP_RE.match(text)
+    hint = "amendment" if m and m.group("hint") else None
+    return ParsedQuery(raw, text, guess_lang(text), clause_id_candidates(text), hint)

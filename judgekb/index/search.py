@@ -86,6 +86,7 @@ class Searcher:
         add_glossary_pairs(self.lexicon, self.clauses, {d: docs[d].game for d in docs})
         self.aliases = self._alias_rows()
         self.hits = HitFactory(store, self.clauses)
+        self.query_cache_size = QUERY_CACHE_SIZE  # 0 disables it (benchmarks do)
         self._qcache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_lock = threading.Lock()
 
@@ -117,6 +118,8 @@ class Searcher:
     def _lookup_rows(self, pq: ParsedQuery, mask: np.ndarray) -> list[tuple[int, str]]:
         rows: list[tuple[int, str]] = []
         order = sorted(self.docs.values(), key=lambda d: d.kind != "rules")
+        if pq.doc_kind:
+            order = [d for d in order if d.kind == pq.doc_kind]
         for cid in pq.id_candidates:
             for d in order:
                 for key in ((d.doc_id, cid), (d.doc_id, cid.rstrip("."))):
@@ -153,6 +156,12 @@ class Searcher:
         out[idx[0][valid]] = scores[0][valid]
         return out
 
+    def set_query_cache(self, size: int) -> None:
+        """Resize (0 disables) the query-vector cache and empty it."""
+        with self._cache_lock:
+            self.query_cache_size = size
+            self._qcache.clear()
+
     def _query_vector(self, text: str) -> np.ndarray:
         """Encoded query, from a small LRU cache: judges at one event repeat searches."""
         with self._cache_lock:
@@ -164,7 +173,7 @@ class Searcher:
         vec = self.embedder.encode_queries([text])
         with self._cache_lock:
             self._qcache[text] = vec
-            while len(self._qcache) > QUERY_CACHE_SIZE:
+            while len(self._qcache) > self.query_cache_size:
                 self._qcache.popitem(last=False)
         return vec
 

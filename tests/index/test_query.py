@@ -24,6 +24,13 @@ def test_clause_id_candidates(q, want):
     assert clause_id_candidates(q) == want
 
 
+def test_amendment_hint_selects_the_decree():
+    assert parse_query("decree 711.5").id_candidates == ("711.5", "711-5")
+    assert parse_query("decree 711.5").doc_kind == "amendment"
+    assert parse_query("ประกาศ 2009 ข้อ 601.1.5").doc_kind == "amendment"
+    assert parse_query("711.5").doc_kind is None
+
+
 def test_guess_lang_and_normalisation():
     assert guess_lang("ผู้เล่นแพ้") == "th"
     assert guess_lang("who wins the game") == "latin"

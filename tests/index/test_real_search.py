@@ -31,6 +31,8 @@ pytestmark = pytest.mark.slow
         ("Timestamp", "summoner-master", "sm-2014", "glossary/timestamp"),
         ("Cast", "summoner-master", "sm-2014", "glossary/cast"),
         ("ร่าย", "summoner-master", "sm-2014", "glossary/cast"),
+        ("decree 711.5", "summoner-master", "sm-decree-2009", "711.5"),
+        ("ประกาศ 2009 ข้อ 601.1.5", "summoner-master", "sm-decree-2009", "601.1.5"),
     ],
 )
 def test_clause_lookups_are_rank_one(real_searcher, query, game, doc, clause_id):
