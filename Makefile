@@ -33,7 +33,7 @@ browser:
 	@{ command -v chromium >/dev/null 2>&1 && dpkg -s fonts-noto-core >/dev/null 2>&1; } || \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core >/dev/null; }
 
-test: build browser
+test: build browser lint typecheck
 	$(BIN)/python -m pytest
 
 test-fast: install

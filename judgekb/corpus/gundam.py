@@ -152,14 +152,14 @@ def merge_renderings(
     merged: list[NodeData] = []
     for node in damaged:
         merged.append(_choose(doc, node, clean.get(node.clause_id), findings))
-    for i, node in enumerate(clean_nodes):
-        if node.clause_id not in by_id:
-            merged.insert(_after(merged, clean_nodes[:i]), node_data(node, provenance="clean"))
+    for i, raw in enumerate(clean_nodes):
+        if raw.clause_id not in by_id:
+            merged.insert(_after(merged, clean_nodes[:i]), node_data(raw, provenance="clean"))
             findings.append(
                 _finding(
                     doc,
-                    node.clause_id,
-                    node.line,
+                    raw.clause_id,
+                    raw.line,
                     "rendering-missing",
                     "only in the clean rendering",
                 )

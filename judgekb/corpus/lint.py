@@ -150,9 +150,10 @@ def find_out_of_order(doc_id: str, clauses: Sequence[Clause]) -> list[LintFindin
         printed = sorted(group, key=lambda c: c.line)
         keep = _increasing(printed)
         run: list[Clause] = []
-        for i, c in enumerate(printed + [None]):  # type: ignore[list-item]
-            if c is not None and i not in keep:
-                run.append(c)
+        slots: list[Clause | None] = [*printed, None]  # None closes the last run
+        for i, slot in enumerate(slots):
+            if slot is not None and i not in keep:
+                run.append(slot)
                 continue
             if run:
                 out.append(_order_finding(doc_id, run, printed))
