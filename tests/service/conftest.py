@@ -14,11 +14,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from judgekb.config import Settings
-from judgekb.corpus.export import amendment_json, citation
 from judgekb.corpus.model import AmendmentLink, Clause, CrossRef, Document
 from judgekb.corpus.store import ClauseStore, write_store
+from judgekb.index.hits import HitFactory
 from judgekb.index.query import parse_query
-from judgekb.index.results import RefLink, SearchHit, SearchResult
+from judgekb.index.results import SearchResult
 from judgekb.service.app import create_app
 
 STORED_XSS_TITLE = '"><img src=x onerror=alert(1)>'
@@ -135,6 +135,9 @@ class FakeSearcher:
         self.manifest = dict(MANIFEST)
         self.max_chars = max_chars
         self.calls: list[dict] = []
+        clauses = store.clauses()
+        self._factory = HitFactory(store, clauses)
+        self._row = {(c.doc_id, c.clause_id): i for i, c in enumerate(clauses)}
 
     def search(
         self,
@@ -169,45 +172,10 @@ class FakeSearcher:
         hits = tuple(self.hit(c, s, m) for s, c, m in scored[:k])
         return SearchResult(query, (time.perf_counter() - t0) * 1000, hits, game, mode)
 
-    def _link(self, doc: str, cid: str | None, written: str) -> RefLink:
-        target = self.store.get(doc, cid) if cid else None
-        return RefLink(doc, cid, written, target.text[:80] if target else "")
-
     def hit(self, c: Clause, score: float, matched: tuple[str, ...], via: str = "search"):
-        d = self.store.document(c.doc_id)
-        docs = {x.doc_id: x for x in self.store.documents()}
-        return SearchHit(
-            doc_id=c.doc_id,
-            game=d.game,
-            clause_id=c.clause_id,
-            kind=c.kind,
-            title=c.title,
-            text=c.text,
-            raw_text=c.raw_text,
-            score=score,
-            citation=citation(d, c),
-            url=f"/rules/{d.game}/{c.clause_id}",
-            heading_path=tuple(f"{p.clause_id} {p.title}" for p in self.store.parents(c)),
-            doc_title=d.title,
-            version=d.version,
-            effective_date=d.effective_date,
-            doc_kind=d.kind,
-            repaired=c.repaired,
-            corrected=bool(c.corrections),
-            matched=matched,
-            refs_out=tuple(
-                self._link(r.doc_id, r.target_id, r.written)
-                for r in self.store.refs_out(c.doc_id, c.clause_id)
-            ),
-            refs_in=tuple(
-                self._link(r.doc_id, r.src_id, r.written)
-                for r in self.store.refs_in(c.doc_id, c.clause_id)
-            ),
-            amendments=tuple(
-                amendment_json(a, docs) for a in self.store.amendments(c.doc_id, c.clause_id)
-            ),
-            via=via,
-        )
+        """Hits are built by the real HitFactory, so they carry real citations and refs."""
+        row = self._row[(c.doc_id, c.clause_id)]
+        return self._factory.make(row, score, via, matched)
 
 
 @pytest.fixture(scope="session")

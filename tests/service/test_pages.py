@@ -30,7 +30,7 @@ def test_search_page_cites_highlights_and_links(client) -> None:
         '<p class="cite">Summoner Master · Summoner Master Complete Rulebook · Update 2014-01 '
         '· 2014-01-01 · <a class="cid" href="/rules/summoner-master/602.1.4">§602.1.4</a></p>'
     ) in html
-    assert '<p class="crumbs">602 ชนิดของ Effect › 602.1 </p>' in html
+    assert '<p class="crumbs">602 ชนิดของ Effect › 602.1</p>' in html
     assert (
         'เมื่อผู้เล่น<a class="term ref" href="/rules/summoner-master/glossary/cast" '
         'data-title="Cast / ร่าย" data-preview="การนำการ์ด Seal ลงสนามโดยจ่าย Mp">ร่าย</a> '
