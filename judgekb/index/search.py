@@ -82,6 +82,7 @@ class Searcher:
         self.doc_of_row = np.array([c.doc_id for c in self.clauses])
         self.lang_of_row = np.array([c.lang for c in self.clauses])
         self.kind_of_row = np.array([c.kind for c in self.clauses])
+        self.doc_kind_of_row = np.array([docs[c.doc_id].kind for c in self.clauses])
         self.lexicon = lexicon or Lexicon()
         add_glossary_pairs(self.lexicon, self.clauses, {d: docs[d].game for d in docs})
         self.aliases = self._alias_rows()
@@ -111,7 +112,7 @@ class Searcher:
         if lang is not None:
             mask &= self.lang_of_row == lang
         if kind is not None:
-            mask &= np.array([self.docs[d].kind == kind for d in self.doc_of_row])
+            mask &= self.doc_kind_of_row == kind
         return mask
 
     # lookups ----------------------------------------------------------------------------
