@@ -135,3 +135,10 @@ def test_missing_mismatched_and_corrupt_index_name_the_rebuild_command(env):
 def test_build_leaves_no_temp_dirs(env):
     names = sorted(p.name for p in env["tmp"].iterdir())
     assert names == ["c.sqlite", "cache.sqlite", "index"]
+
+
+def test_kind_doc_and_lang_filters(env):
+    s = env["searcher"]
+    assert {h.doc_id for h in s.search("แพ้ เสมอ", kind="amendment").hits} == {"th-decree"}
+    assert {h.doc_id for h in s.search("แพ้ เสมอ", doc="th-doc").hits} == {"th-doc"}
+    assert {h.game for h in s.search("kalah seri", lang="ms").hits} == {"vanguard"}
