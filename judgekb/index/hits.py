@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from judgekb.corpus.export import amendment_json, citation
 from judgekb.corpus.model import Clause
@@ -15,9 +15,15 @@ from judgekb.index.results import RefLink, SearchHit
 PREVIEW_CHARS = 160
 
 
-def clause_url(game: str, clause_id: str, doc_id: str, primary_doc: str | None) -> str:
-    url = f"/rules/{game}/{quote(clause_id, safe='/')}"
-    return url if doc_id == primary_doc else f"{url}?doc={quote(doc_id)}"
+def clause_url(game: str, clause_id: str, doc_id: str | None, primary_doc: str | None) -> str:
+    """The permalink of a clause; ``?doc=`` only when it is not in the game's primary document.
+
+    The one place permalinks are made: search hits and every page of the service use it.
+    """
+    url = f"/rules/{quote(game, safe='')}/{quote(clause_id, safe='/')}"
+    if not doc_id or doc_id == primary_doc:
+        return url
+    return f"{url}?{urlencode({'doc': doc_id})}"
 
 
 class HitFactory:

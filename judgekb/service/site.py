@@ -17,6 +17,7 @@ from judgekb.config import Settings
 from judgekb.corpus.model import Document
 from judgekb.corpus.store import ClauseStore
 from judgekb.errors import IndexNotBuilt, JudgeKBError, StoreError, UnknownDocument
+from judgekb.index.hits import clause_url
 from judgekb.index.results import SearchResult
 from judgekb.service.markup import Term, term_pattern
 
@@ -100,10 +101,7 @@ class Site:
     # urls -----------------------------------------------------------------------------
     def clause_url(self, game: str, clause_id: str, doc_id: str | None = None) -> str:
         """The permalink; ``?doc=`` only when the clause is not in the game's primary document."""
-        url = f"/rules/{quote(game, safe='')}/{quote(clause_id, safe='/')}"
-        if doc_id and doc_id != self.primary_doc(game).doc_id:
-            url += "?" + urlencode({"doc": doc_id})
-        return url
+        return clause_url(game, clause_id, doc_id, self.primary_doc(game).doc_id)
 
     def doc_url(self, doc_id: str, clause_id: str) -> str:
         return self.clause_url(self.store.document(doc_id).game, clause_id, doc_id)

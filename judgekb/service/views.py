@@ -114,7 +114,7 @@ def _text(
 
 def hit_view(site: Site, hit: SearchHit) -> dict:
     """One search hit ready to render."""
-    url = site.clause_url(hit.game, hit.clause_id, hit.doc_id)
+    url = hit.url  # made by index.hits.clause_url, the same permalink rule as the pages
     refs_out = _refs(site, hit.refs_out)
     return {
         "url": url,
