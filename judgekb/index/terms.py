@@ -1,8 +1,10 @@
 """Cross-lingual help: English query words -> the Thai/Malay terms the rulebooks use.
 
-Two sources: the curated lexicon ``data/terms.toml`` (checked against the corpus by
-``scripts/check_terms.py``) and pairs mined from the corpus itself (the Summoner Master
-glossary's "Cast / ร่าย" aliases).
+Three sources: the curated lexicon ``data/terms.toml`` (checked against the corpus by
+``scripts/check_terms.py``), pairs mined from the corpus itself (the Summoner Master
+glossary's "Cast / ร่าย" aliases), and ``data/thai_synonyms.toml``: everyday Thai a judge
+types ("เด้งขึ้นมือ") -> the wording the rulebook prints ("กลับขึ้นมือ"), matched as substrings
+because Thai has no spaces between words.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 
 from judgekb.corpus.manifest import toml_error_line
 from judgekb.corpus.model import Clause
+from judgekb.corpus.normalize import normalize_text
 from judgekb.errors import ConfigError
 
 _THAI_RE = re.compile(r"[\u0e01-\u0e4e]")
@@ -27,6 +30,24 @@ class Lexicon:
 
     entries: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     max_words: int = 1
+    thai: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # everyday -> book
+
+    def add_thai(self, everyday: str, target: str, game: str = "*") -> None:
+        """Everyday Thai ``everyday`` (found as a substring of a query) -> book form."""
+        key = normalize_text(everyday).strip()
+        if not key or not target.strip():
+            return
+        bucket = self.thai.setdefault(key, [])
+        if (game, target.strip()) not in bucket:
+            bucket.append((game, target.strip()))
+
+    def expand_thai(self, text: str, game: str | None = None) -> list[str]:
+        """Book forms for the everyday Thai phrases in ``text`` (already normalised)."""
+        out: list[str] = []
+        for key, targets in self.thai.items():
+            if key in text:
+                out += [t for g, t in targets if g in ("*", game) or game is None]
+        return list(dict.fromkeys(out))
 
     def add(self, en: str, target: str, game: str = "*") -> None:
         key = " ".join(_WORD_RE.findall(en.lower()))
@@ -68,10 +89,34 @@ def load_lexicon(path: Path) -> Lexicon:
         ens = entry.get("en", [])
         ens = [ens] if isinstance(ens, str) else ens
         games = entry.get("games") or ["*"]
-        for en in ens:
-            for target in list(entry.get("th", [])) + list(entry.get("ms", [])):
-                for game in games:
-                    lex.add(en, target, game)
+        th, ms = list(entry.get("th", [])), list(entry.get("ms", []))
+        # English words expand to both; a Malay word (the Vanguard book's term, which judges
+        # type in Malay questions about the Thai rulebooks too) expands to the Thai forms.
+        pairs = [(en, t) for en in ens for t in th + ms] + [(m, t) for m in ms for t in th]
+        for key, target in pairs:
+            for game in games:
+                lex.add(key, target, game)
+    return lex
+
+
+def load_thai_synonyms(lex: Lexicon, path: Path) -> Lexicon:
+    """Add ``thai_synonyms.toml``'s ``[[synonym]]`` entries; a missing file adds nothing."""
+    if not path.exists():
+        return lex
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}:{toml_error_line(exc)}: malformed TOML: {exc}") from exc
+    for n, entry in enumerate(data.get("synonym", []), 1):
+        everyday, book = entry.get("everyday", []), entry.get("book", [])
+        if not isinstance(everyday, list) or not isinstance(book, list) or not book:
+            raise ConfigError(
+                f"{path}: [[synonym]] entry {n} needs lists 'everyday' and 'book' (non-empty)"
+            )
+        for form in everyday:
+            for target in book:
+                for game in entry.get("games") or ["*"]:
+                    lex.add_thai(form, target, game)
     return lex
 
 
