@@ -44,7 +44,8 @@ def counts(entries):
 
 
 def test_file_parses_with_expected_size(entries):
-    assert 200 <= len(entries) <= 350
+    # 318 entries until 2025-11; grown to ~500 by a systematic pass over the five rulebooks.
+    assert 200 <= len(entries) <= 700
 
 
 def test_each_entry_has_en_and_a_thai_or_malay_form(entries):
