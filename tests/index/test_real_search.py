@@ -129,5 +129,7 @@ def test_dev_set_regression_guard(real_searcher):
     questions = load_dataset(DATA_DIR.parent / "eval" / "datasets" / "dev.jsonl")
     result = run_eval(questions, search_fn_for(real_searcher), modes=("hybrid",), k=10)
     overall = result["modes"]["hybrid"]["overall"]
-    assert overall["recall@5"] >= 0.80
+    # Measured 2026-11-25: R@5 0.902, MRR@10 0.735 (docs/benchmarks.md); a little slack.
+    assert overall["recall@5"] >= 0.88
+    assert overall["mrr@10"] >= 0.71
     assert result["modes"]["hybrid"]["by_kind"]["lookup"]["recall@1"] == 1.0
