@@ -17,7 +17,7 @@ from judgekb.corpus.normalize import NORMALISER_VERSION
 from judgekb.corpus.store import ClauseStore
 from judgekb.index.artifacts import commit_index_dir, new_index_dir, read_manifest
 from judgekb.index.embed_cache import EmbeddingCache, text_key
-from judgekb.index.passages import heading_paths, passage_text
+from judgekb.index.passages import PASSAGE_VERSION, heading_paths, passage_text
 from judgekb.index.tokenize import TOKENIZER_VERSION, tokenize
 
 if TYPE_CHECKING:
@@ -50,6 +50,7 @@ def expected_manifest(model: str, corpus_hash: str) -> dict[str, Any]:
         "model": model,
         "normaliser_version": NORMALISER_VERSION,
         "tokenizer_version": TOKENIZER_VERSION,
+        "passage_version": PASSAGE_VERSION,
         "bm25": BM25_PARAMS,
         "corpus_hash": corpus_hash,
     }

@@ -30,9 +30,18 @@ def heading_paths(clauses: Sequence[Clause]) -> dict[tuple[str, str], tuple[str,
     return out
 
 
+PASSAGE_VERSION = "2"  # bump when passage_text changes: the index manifest records it
+
+# A "title" this long is a sentence of rule text that the segmenter took as a heading (One
+# Piece 7-1 is a 200-character rule); repeated in every descendant's passage it drowns their
+# own words, so passages keep only real headings (measured on dev in the 2026-11-25 benchmarks).
+MAX_HEADING_CHARS = 60
+
+
 def passage_text(clause: Clause, path: Sequence[str]) -> str:
     """Heading path, title and text: embedded and BM25-indexed for the clause."""
     titles = [p.split(" ", 1)[1] if " " in p else p for p in path]
+    titles = [t for t in titles if len(t) < MAX_HEADING_CHARS]
     parts = [" > ".join(t for t in titles if t)]
     if clause.title and clause.title not in clause.text:
         parts.append(clause.title)
