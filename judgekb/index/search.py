@@ -40,7 +40,7 @@ class Fusion:
 
     dense_weight: float = 0.5  # weight of the min-max normalised dense score
     english_dense_weight: float = 0.5  # the same for Latin-script (Malay/English) queries
-    expand_dense: bool = False  # append lexicon terms to the text the encoder sees
+    expand_dense: bool = True  # append the expansion terms to the text the encoder sees
     norm_top: int = 200  # min-max normalisation over the top-N of each score in scope
 
 
