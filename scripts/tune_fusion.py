@@ -51,7 +51,9 @@ def prepare(s: Searcher, dataset: str) -> list[Case]:
         exp = s.expansion(pq, q["game"])
         terms = tokenize(pq.text) + [t for e in exp for t in tokenize(e)]
         dense = s._dense_scores(pq.text, mask)
-        dx = s._dense_scores(pq.text + " " + " ".join(exp), mask) if exp else dense
+        s.fusion = Fusion(expand_dense=True)
+        text = s.dense_text(pq, exp, mask)  # the expanded text for cross-lingual queries only
+        dx = s._dense_scores(text, mask) if text != pq.text else dense
         gold = set(q["gold"])
         rel = np.array(
             [c.clause_id in gold and (not q.get("doc") or c.doc_id == q["doc"]) for c in s.clauses]

@@ -19,6 +19,7 @@ from judgekb.errors import QueryError, UnknownDocument
 from judgekb.index.artifacts import check_manifest, read_manifest
 from judgekb.index.build import expected_manifest
 from judgekb.index.hits import HitFactory
+from judgekb.index.language import LanguageGuesser
 from judgekb.index.query import ParsedQuery, parse_query
 from judgekb.index.results import SearchHit, SearchResult
 from judgekb.index.terms import Lexicon, add_glossary_pairs
@@ -40,7 +41,7 @@ class Fusion:
 
     dense_weight: float = 0.5  # weight of the min-max normalised dense score
     english_dense_weight: float = 0.5  # the same for Latin-script (Malay/English) queries
-    expand_dense: bool = True  # append the expansion terms to the text the encoder sees
+    expand_dense: bool = True  # cross-lingual queries: the encoder sees the expansion terms too
     norm_top: int = 200  # min-max normalisation over the top-N of each score in scope
 
 
@@ -85,6 +86,8 @@ class Searcher:
         self.doc_of_row = np.array([c.doc_id for c in self.clauses])
         self.lang_of_row = np.array([c.lang for c in self.clauses])
         self.kind_of_row = np.array([c.kind for c in self.clauses])
+        self.rows_of_lang = {lang: self.lang_of_row == lang for lang in set(self.lang_of_row)}
+        self.languages = LanguageGuesser(self.clauses)
         self.doc_kind_of_row = np.array([docs[c.doc_id].kind for c in self.clauses])
         self.lexicon = lexicon or Lexicon()
         add_glossary_pairs(self.lexicon, self.clauses, {d: docs[d].game for d in docs})
@@ -197,14 +200,23 @@ class Searcher:
             return self.lexicon.expand(pq.text, game)
         return self.lexicon.expand_thai(pq.text, game)
 
+    def dense_text(self, pq: ParsedQuery, expansion: list[str], mask: np.ndarray) -> str:
+        """What the encoder sees: a cross-lingual query (English about a Thai book …) gets the
+        book's own terms appended; a query in the book's language stays as typed."""
+        if not (self.fusion.expand_dense and expansion):
+            return pq.text
+        langs = [lang for lang, rows in self.rows_of_lang.items() if (rows & mask).any()]
+        if not self.languages.is_cross_lingual(pq.text, pq.lang, langs):
+            return pq.text
+        return pq.text + " " + " ".join(expansion)
+
     def scores(self, pq: ParsedQuery, mode: str, game: str | None, mask: np.ndarray):  # type: ignore[no-untyped-def]
         """Fused scores for every row plus the query terms used (for highlighting)."""
         expansion = self.expansion(pq, game)
         terms = tokenize(pq.text) + [t for e in expansion for t in tokenize(e)]
         if mode == "bm25":
             return self._bm25_scores(terms), terms
-        dense_text = pq.text + (" " + " ".join(expansion) if self.fusion.expand_dense else "")
-        dense = self._dense_scores(dense_text, mask)
+        dense = self._dense_scores(self.dense_text(pq, expansion, mask), mask)
         if mode == "dense":
             return dense, terms
         w = self.fusion.english_dense_weight if pq.lang == "latin" else self.fusion.dense_weight

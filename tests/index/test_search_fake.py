@@ -142,3 +142,19 @@ def test_kind_doc_and_lang_filters(env):
     assert {h.doc_id for h in s.search("แพ้ เสมอ", kind="amendment").hits} == {"th-decree"}
     assert {h.doc_id for h in s.search("แพ้ เสมอ", doc="th-doc").hits} == {"th-doc"}
     assert {h.game for h in s.search("kalah seri", lang="ms").hits} == {"vanguard"}
+
+
+def test_only_cross_lingual_queries_show_the_encoder_their_expansion(env):
+    from judgekb.index.query import parse_query
+
+    s = env["searcher"]
+    th_scope = s._mask("summoner-master", None, None, None)
+    ms_scope = s._mask("vanguard", None, None, None)
+    english = parse_query("when do both players lose")
+    malay = parse_query("bila pemain kalah serentak")
+    assert s.dense_text(english, ["แพ้"], th_scope) == "when do both players lose แพ้"
+    assert s.dense_text(english, ["kalah"], ms_scope) == "when do both players lose kalah"
+    assert s.dense_text(malay, ["kalah"], ms_scope) == "bila pemain kalah serentak"
+    assert s.dense_text(malay, ["แพ้"], th_scope) == "bila pemain kalah serentak แพ้"
+    thai = parse_query("แพ้พร้อมกัน")
+    assert s.dense_text(thai, ["เสมอ"], th_scope) == "แพ้พร้อมกัน"

@@ -1,0 +1,44 @@
+"""Which language a query is in, relative to the rulebooks it searches.
+
+Script tells Thai from Latin; among Latin-script queries, Malay (the Vanguard book's language)
+is told from English by how many of the query's words the Malay rulebooks use. A query whose
+language none of the searched rulebooks is written in is *cross-lingual*: an English question
+about a Thai book, a Malay one about a Thai book, an English one about the Malay book. Only
+those get the book's own terms appended to what the encoder sees (measured in
+docs/benchmarks.md: it helps English questions and hurts same-language ones).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from judgekb.corpus.model import Clause
+from judgekb.index.tokenize import tokenize
+
+# Share of a Latin-script query's content words found in the Malay books above which the
+# query is taken as Malay. English questions score 0.0-0.5, Malay ones 0.5-1.0 (dev + test).
+MALAY_SHARE = 0.5
+
+
+class LanguageGuesser:
+    """Knows the Latin-script vocabulary of the Malay rulebooks."""
+
+    def __init__(self, clauses: Iterable[Clause]) -> None:
+        self.malay_words: frozenset[str] = frozenset(
+            w for c in clauses if c.lang == "ms" for w in tokenize(c.text) if w.isalpha()
+        )
+
+    def query_lang(self, text: str, script: str) -> str:
+        """'th', 'ms', 'en' or 'none' for a query of ``script`` ('th' | 'latin' | 'none')."""
+        if script != "latin":
+            return script
+        words = [w for w in tokenize(text) if w.isalpha()]
+        if not words or not self.malay_words:
+            return "en"
+        share = sum(w in self.malay_words for w in words) / len(words)
+        return "ms" if share >= MALAY_SHARE else "en"
+
+    def is_cross_lingual(self, text: str, script: str, book_langs: Iterable[str]) -> bool:
+        """True when no searched book is in the query's language."""
+        lang = self.query_lang(text, script)
+        return lang != "none" and lang not in set(book_langs)
