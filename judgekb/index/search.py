@@ -22,7 +22,7 @@ from judgekb.index.hits import HitFactory
 from judgekb.index.language import LanguageGuesser
 from judgekb.index.query import ParsedQuery, parse_query
 from judgekb.index.results import SearchHit, SearchResult
-from judgekb.index.terms import Lexicon, add_glossary_pairs
+from judgekb.index.terms import BookText, Lexicon, add_glossary_pairs
 from judgekb.index.tokenize import tokenize
 
 if TYPE_CHECKING:
@@ -90,7 +90,9 @@ class Searcher:
         self.languages = LanguageGuesser(self.clauses)
         self.doc_kind_of_row = np.array([docs[c.doc_id].kind for c in self.clauses])
         self.lexicon = lexicon or Lexicon()
-        add_glossary_pairs(self.lexicon, self.clauses, {d: docs[d].game for d in docs})
+        game_of = {d: docs[d].game for d in docs}
+        add_glossary_pairs(self.lexicon, self.clauses, game_of)
+        self.book_text = BookText(self.clauses, game_of)
         self.aliases = self._alias_rows()
         self.hits = HitFactory(store, self.clauses)
         self.query_cache_size = QUERY_CACHE_SIZE  # 0 disables it (benchmarks do)
@@ -195,10 +197,13 @@ class Searcher:
         return np.clip((s - lo) / (hi - lo), 0.0, None).astype(np.float32)
 
     def expansion(self, pq: ParsedQuery, game: str | None) -> list[str]:
-        """Rulebook terms added to the BM25 query: English/Malay lexicon or Thai synonyms."""
+        """Rulebook terms added to the query: English/Malay lexicon or Thai synonyms, kept
+        only where the searched game's books print them."""
         if pq.lang == "latin":
-            return self.lexicon.expand(pq.text, game)
-        return self.lexicon.expand_thai(pq.text, game)
+            forms = self.lexicon.expand(pq.text, game)
+        else:
+            forms = self.lexicon.expand_thai(pq.text, game)
+        return [f for f in forms if self.book_text.occurs(f, game)]
 
     def dense_text(self, pq: ParsedQuery, expansion: list[str], mask: np.ndarray) -> str:
         """What the encoder sees: a cross-lingual query (English about a Thai book …) gets the

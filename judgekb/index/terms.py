@@ -120,6 +120,31 @@ def load_thai_synonyms(lex: Lexicon, path: Path) -> Lexicon:
     return lex
 
 
+class BookText:
+    """The normalised, lower-cased text of each game's rulebooks, to keep only expansion terms
+    that the searched books print: an entry serving every game may list one book's wording
+    ("Turn" in Summoner Master), which would only add noise to a One Piece query."""
+
+    def __init__(self, clauses: Iterable[Clause], game_of: dict[str, str]) -> None:
+        parts: dict[str, list[str]] = {}
+        for c in clauses:
+            parts.setdefault(game_of.get(c.doc_id, "*"), []).append(normalize_text(c.text).lower())
+        self.text = {game: "\n".join(texts) for game, texts in parts.items()}
+        self._cache: dict[tuple[str, str | None], bool] = {}
+
+    def occurs(self, form: str, game: str | None) -> bool:
+        """True when ``form`` is printed in ``game``'s books (any game's when None)."""
+        key = (form, game)
+        hit = self._cache.get(key)
+        if hit is None:
+            needle = normalize_text(form).lower()
+            texts = self.text.values() if game is None else [self.text.get(game, "")]
+            hit = any(needle in t for t in texts)
+            if len(self._cache) < 100_000:
+                self._cache[key] = hit
+        return hit
+
+
 def add_glossary_pairs(lex: Lexicon, clauses: Iterable[Clause], game_of: dict[str, str]) -> None:
     """Mine "English / Thai" alias pairs of glossary entries into the lexicon."""
     for c in clauses:

@@ -72,3 +72,21 @@ def test_malformed_synonym_file_names_file_and_problem(tmp_path, text, message):
     with pytest.raises(ConfigError, match=message) as info:
         load_thai_synonyms(Lexicon(), path)
     assert str(path) in str(info.value)
+
+
+def test_book_text_keeps_only_terms_the_searched_books_print():
+    from judgekb.corpus.model import Clause
+    from judgekb.index.terms import BookText
+
+    def clause(doc: str, text: str) -> Clause:
+        return Clause(doc, "1", None, "clause", "", text, text, "th", 1)
+
+    books = BookText(
+        [clause("sm", "นับ Turn ลดลง"), clause("op", "ในเทิร์นแรก")],
+        {"sm": "summoner-master", "op": "one-piece"},
+    )
+    assert books.occurs("turn", "summoner-master")
+    assert not books.occurs("Turn", "one-piece")
+    assert books.occurs("เทิร์นแรก", "one-piece")
+    assert books.occurs("เทิร์นแรก", None)
+    assert not books.occurs("เทิร์นแรก", "vanguard")
