@@ -52,7 +52,7 @@ def prepare(s: Searcher, dataset: str) -> list[Case]:
         terms = tokenize(pq.text) + [t for e in exp for t in tokenize(e)]
         dense = s._dense_scores(pq.text, mask)
         s.fusion = Fusion(expand_dense=True)
-        text = s.dense_text(pq, exp, mask)  # the expanded text for cross-lingual queries only
+        text = s.dense_text(pq, exp, mask, q["game"])  # expanded or rewritten in book wording
         dx = s._dense_scores(text, mask) if text != pq.text else dense
         gold = set(q["gold"])
         rel = np.array(

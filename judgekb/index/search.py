@@ -205,15 +205,22 @@ class Searcher:
             forms = self.lexicon.expand_thai(pq.text, game)
         return [f for f in forms if self.book_text.occurs(f, game)]
 
-    def dense_text(self, pq: ParsedQuery, expansion: list[str], mask: np.ndarray) -> str:
-        """What the encoder sees: a cross-lingual query (English about a Thai book …) gets the
-        book's own terms appended; a query in the book's language stays as typed."""
-        if not (self.fusion.expand_dense and expansion):
+    def dense_text(
+        self, pq: ParsedQuery, expansion: list[str], mask: np.ndarray, game: str | None = None
+    ) -> str:
+        """What the encoder sees. A cross-lingual query (English about a Thai book …) gets
+        the book's own terms appended; a Thai one has its everyday phrases rewritten in the
+        book's wording ("ตาแรก" -> "เทิร์นแรก"); any other query stays as typed."""
+        if not self.fusion.expand_dense:
             return pq.text
         langs = [lang for lang, rows in self.rows_of_lang.items() if (rows & mask).any()]
-        if not self.languages.is_cross_lingual(pq.text, pq.lang, langs):
-            return pq.text
-        return pq.text + " " + " ".join(expansion)
+        if expansion and self.languages.is_cross_lingual(pq.text, pq.lang, langs):
+            return pq.text + " " + " ".join(expansion)
+        if pq.lang == "th" and expansion:
+            return self.lexicon.rewrite_thai(
+                pq.text, game, lambda form: self.book_text.occurs(form, game)
+            )
+        return pq.text
 
     def scores(self, pq: ParsedQuery, mode: str, game: str | None, mask: np.ndarray):  # type: ignore[no-untyped-def]
         """Fused scores for every row plus the query terms used (for highlighting)."""
@@ -221,7 +228,7 @@ class Searcher:
         terms = tokenize(pq.text) + [t for e in expansion for t in tokenize(e)]
         if mode == "bm25":
             return self._bm25_scores(terms), terms
-        dense = self._dense_scores(self.dense_text(pq, expansion, mask), mask)
+        dense = self._dense_scores(self.dense_text(pq, expansion, mask, game), mask)
         if mode == "dense":
             return dense, terms
         w = self.fusion.english_dense_weight if pq.lang == "latin" else self.fusion.dense_weight

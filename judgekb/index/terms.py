@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +48,22 @@ class Lexicon:
             if key in text:
                 out += [t for g, t in targets if g in ("*", game) or game is None]
         return list(dict.fromkeys(out))
+
+    def rewrite_thai(
+        self, text: str, game: str | None, printed: Callable[[str], bool] = lambda _: True
+    ) -> str:
+        """``text`` with each everyday phrase replaced by the book's wording (its first form
+        that ``printed`` accepts), longest phrases first; a phrase whose book form the text
+        already holds ("ชีลด" inside "ชีลด์") is left alone. What the encoder sees for a Thai
+        question: e5 then compares the book's words with the book's words."""
+        for key in sorted((k for k in self.thai if k in text), key=len, reverse=True):
+            if key not in text:  # consumed by a longer phrase's replacement
+                continue
+            forms = [t for g, t in self.thai[key] if (g in ("*", game) or game is None)]
+            forms = [t for t in forms if printed(t)]
+            if forms and not any(t in text for t in forms):
+                text = text.replace(key, forms[0])
+        return text
 
     def add(self, en: str, target: str, game: str = "*") -> None:
         key = " ".join(_WORD_RE.findall(en.lower()))

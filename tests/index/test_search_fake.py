@@ -158,3 +158,15 @@ def test_only_cross_lingual_queries_show_the_encoder_their_expansion(env):
     assert s.dense_text(malay, ["แพ้"], th_scope) == "bila pemain kalah serentak แพ้"
     thai = parse_query("แพ้พร้อมกัน")
     assert s.dense_text(thai, ["เสมอ"], th_scope) == "แพ้พร้อมกัน"
+
+
+def test_thai_questions_reach_the_encoder_in_the_book_wording(env):
+    from judgekb.index.query import parse_query
+
+    s = env["searcher"]
+    s.lexicon.add_thai("ตาย", "แพ้")  # an everyday word, and the tiny book's wording
+    scope = s._mask("summoner-master", None, None, None)
+    pq = parse_query("ตายพร้อมกัน")
+    assert s.dense_text(pq, s.expansion(pq, "summoner-master"), scope, "summoner-master") == (
+        "แพ้พร้อมกัน"
+    )

@@ -90,3 +90,22 @@ def test_book_text_keeps_only_terms_the_searched_books_print():
     assert books.occurs("เทิร์นแรก", "one-piece")
     assert books.occurs("เทิร์นแรก", None)
     assert not books.occurs("เทิร์นแรก", "vanguard")
+
+
+def test_rewrite_thai_puts_the_book_wording_in_place(tmp_path):
+    path = tmp_path / "syn.toml"
+    path.write_text(
+        SYNONYMS
+        + '\n[[synonym]]\neveryday = ["ชีลด"]\nbook = ["ชีลด์"]\n'
+        + '\n[[synonym]]\neveryday = ["เด้งขึ้น"]\nbook = ["ดีดขึ้น"]\n',
+        encoding="utf-8",
+    )
+    lex = load_thai_synonyms(Lexicon(), path)
+    # Longest phrase first: "เด้งขึ้นมือ" wins over its prefix "เด้งขึ้น".
+    assert lex.rewrite_thai("ถูกเด้งขึ้นมือตาแรก", "summoner-master") == "ถูกกลับขึ้นมือเทิร์นแรก"
+    # Not for another game; a book form already in the text is left alone.
+    assert lex.rewrite_thai("ถูกเด้งขึ้นมือ", "gundam") == "ถูกดีดขึ้นมือ"
+    assert lex.rewrite_thai("ชีลด์แตก", "gundam") == "ชีลด์แตก"
+    assert lex.rewrite_thai("ชีลดแตก", "gundam") == "ชีลด์แตก"
+    # Only forms the searched books print.
+    assert lex.rewrite_thai("ตาแรก", "gundam", lambda form: False) == "ตาแรก"
