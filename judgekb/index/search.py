@@ -291,6 +291,8 @@ def load_searcher(settings: Settings, with_model: bool = True) -> Searcher:
             )
         )
         embedder.encode_queries(["warm-up"])  # the first forward pass is slow: pay it now
+    # pythainlp loads its dictionary on the first Thai word (0.6 s): not in a judge's query.
+    tokenize("ผู้เล่นแพ้เมื่อไหร่")
     return Searcher(
         store,
         settings.index_dir,
