@@ -92,16 +92,20 @@ class Lexicon:
         return list(dict.fromkeys(out))
 
 
+def _read_toml(path: Path) -> dict:
+    """The TOML table in ``path``; {} when the file is missing, ConfigError when malformed."""
+    if not path.exists():
+        return {}
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}:{toml_error_line(exc)}: malformed TOML: {exc}") from exc
+
+
 def load_lexicon(path: Path) -> Lexicon:
     """Read ``terms.toml``; a missing file gives an empty lexicon, a malformed one an error."""
     lex = Lexicon()
-    if not path.exists():
-        return lex
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}:{toml_error_line(exc)}: malformed TOML: {exc}") from exc
-    for entry in data.get("term", []):
+    for entry in _read_toml(path).get("term", []):
         ens = entry.get("en", [])
         ens = [ens] if isinstance(ens, str) else ens
         games = entry.get("games") or ["*"]
@@ -117,13 +121,7 @@ def load_lexicon(path: Path) -> Lexicon:
 
 def load_thai_synonyms(lex: Lexicon, path: Path) -> Lexicon:
     """Add ``thai_synonyms.toml``'s ``[[synonym]]`` entries; a missing file adds nothing."""
-    if not path.exists():
-        return lex
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}:{toml_error_line(exc)}: malformed TOML: {exc}") from exc
-    for n, entry in enumerate(data.get("synonym", []), 1):
+    for n, entry in enumerate(_read_toml(path).get("synonym", []), 1):
         everyday, book = entry.get("everyday", []), entry.get("book", [])
         if not isinstance(everyday, list) or not isinstance(book, list) or not book:
             raise ConfigError(

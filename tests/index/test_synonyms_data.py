@@ -5,32 +5,19 @@ Measured with ``python scripts/check_synonyms.py`` (it exits 1 on any problem it
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
 from judgekb.index.terms import Lexicon, load_thai_synonyms
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SYNONYMS = ROOT / "judgekb" / "data" / "thai_synonyms.toml"
 SLUGS = {"summoner-master", "gundam", "one-piece", "vanguard"}
 
 
-def _load_script():
-    sys.path.insert(0, str(ROOT / "scripts"))
-    spec = importlib.util.spec_from_file_location(
-        "check_synonyms", ROOT / "scripts" / "check_synonyms.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["check_synonyms"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-check_synonyms = _load_script()
+check_synonyms = load_script("check_synonyms")
 
 
 @pytest.fixture(scope="module")

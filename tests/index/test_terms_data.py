@@ -6,30 +6,19 @@ the text as printed, before the OCR corrections of judgekb/data/corrections/).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 TERMS = ROOT / "judgekb" / "data" / "terms.toml"
 SLUGS = {"summoner-master", "gundam", "one-piece", "vanguard"}
 
 
-def _load_script():
-    spec = importlib.util.spec_from_file_location(
-        "check_terms", ROOT / "scripts" / "check_terms.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["check_terms"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-check_terms = _load_script()
+check_terms = load_script("check_terms")
 
 
 @pytest.fixture(scope="module")
