@@ -41,13 +41,17 @@ class Lexicon:
         if (game, target.strip()) not in bucket:
             bucket.append((game, target.strip()))
 
+    def thai_phrases(self, text: str, game: str | None) -> dict[str, list[str]]:
+        """Everyday phrases found in ``text`` (already normalised) -> their book forms for
+        ``game`` (every game's when None), longest phrase first."""
+        found = sorted((k for k in self.thai if k in text), key=len, reverse=True)
+        out = {k: [t for g, t in self.thai[k] if g in ("*", game) or game is None] for k in found}
+        return {k: forms for k, forms in out.items() if forms}
+
     def expand_thai(self, text: str, game: str | None = None) -> list[str]:
         """Book forms for the everyday Thai phrases in ``text`` (already normalised)."""
-        out: list[str] = []
-        for key, targets in self.thai.items():
-            if key in text:
-                out += [t for g, t in targets if g in ("*", game) or game is None]
-        return list(dict.fromkeys(out))
+        forms = self.thai_phrases(text, game).values()
+        return list(dict.fromkeys(t for ts in forms for t in ts))
 
     def rewrite_thai(
         self, text: str, game: str | None, printed: Callable[[str], bool] = lambda _: True
@@ -56,12 +60,10 @@ class Lexicon:
         that ``printed`` accepts), longest phrases first; a phrase whose book form the text
         already holds ("ชีลด" inside "ชีลด์") is left alone. What the encoder sees for a Thai
         question: e5 then compares the book's words with the book's words."""
-        for key in sorted((k for k in self.thai if k in text), key=len, reverse=True):
-            if key not in text:  # consumed by a longer phrase's replacement
-                continue
-            forms = [t for g, t in self.thai[key] if (g in ("*", game) or game is None)]
+        for key, forms in self.thai_phrases(text, game).items():
             forms = [t for t in forms if printed(t)]
-            if forms and not any(t in text for t in forms):
+            # key gone: consumed by a longer phrase's replacement
+            if key in text and forms and not any(t in text for t in forms):
                 text = text.replace(key, forms[0])
         return text
 
