@@ -70,6 +70,7 @@ def score(s: Searcher, cases: list[Case], fusion: Fusion) -> tuple[float, float,
         d = c.dense_expanded if fusion.expand_dense else c.dense
         w = fusion.english_dense_weight if c.lang == "latin" else fusion.dense_weight
         f = w * s._normalise(d, c.mask) + (1 - w) * s._normalise(c.bm25, c.mask)
+        f = f - fusion.glossary_penalty * s.is_glossary_row
         order = np.argsort(-np.where(c.mask, f, -np.inf), kind="stable")[:10]
         relv = [bool(c.relevant[i]) for i in order]
         r5.append(recall_at_k(relv, 5))
@@ -81,16 +82,21 @@ def score(s: Searcher, cases: list[Case], fusion: Fusion) -> tuple[float, float,
 
 def tune_fusion(s: Searcher, cases: list[Case]) -> None:
     grid = itertools.product(
-        [0.3, 0.4, 0.5, 0.6, 0.7], [0.3, 0.5, 0.6, 0.7], [10, 30, 50, 200], [False, True]
+        [0.3, 0.4, 0.5, 0.6, 0.7],
+        [0.3, 0.5, 0.6, 0.7],
+        [10, 30, 50, 200],
+        [False, True],
+        [0.0, 0.05, 0.1, 0.15],
     )
     rows = [
-        (*score(s, cases, Fusion(w, we, expd, top)), w, we, top, expd) for w, we, top, expd in grid
+        (*score(s, cases, Fusion(w, we, expd, top, gp)), w, we, top, expd, gp)
+        for w, we, top, expd, gp in grid
     ]
     rows.sort(reverse=True)
-    for r5, mrr, r5en, w, we, top, expd in rows[:15]:
+    for r5, mrr, r5en, w, we, top, expd, gp in rows[:15]:
         print(
             f"R@5 {r5:.3f} MRR {mrr:.3f} R@5en {r5en:.3f} | w={w:.1f} w_latin={we:.1f} "
-            f"top={top} expand_dense={expd}"
+            f"top={top} expand_dense={expd} glossary_penalty={gp}"
         )
 
 

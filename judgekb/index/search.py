@@ -43,6 +43,9 @@ class Fusion:
     english_dense_weight: float = 0.5  # the same for Latin-script (Malay/English) queries
     expand_dense: bool = True  # cross-lingual queries: the encoder sees the expansion terms too
     norm_top: int = 200  # min-max normalisation over the top-N of each score in scope
+    # Subtracted from glossary entries' fused score: a question wants the rule, not the
+    # definition, and a query that *is* a glossary term reaches its entry by alias lookup.
+    glossary_penalty: float = 0.1
 
 
 class Searcher:
@@ -86,6 +89,7 @@ class Searcher:
         self.doc_of_row = np.array([c.doc_id for c in self.clauses])
         self.lang_of_row = np.array([c.lang for c in self.clauses])
         self.kind_of_row = np.array([c.kind for c in self.clauses])
+        self.is_glossary_row = (self.kind_of_row == "glossary").astype(np.float32)
         self.rows_of_lang = {lang: self.lang_of_row == lang for lang in set(self.lang_of_row)}
         self.languages = LanguageGuesser(self.clauses)
         self.doc_kind_of_row = np.array([docs[c.doc_id].kind for c in self.clauses])
@@ -233,7 +237,8 @@ class Searcher:
             return dense, terms
         w = self.fusion.english_dense_weight if pq.lang == "latin" else self.fusion.dense_weight
         bm = self._normalise(self._bm25_scores(terms), mask)
-        return w * self._normalise(dense, mask) + (1 - w) * bm, terms
+        fused = w * self._normalise(dense, mask) + (1 - w) * bm
+        return fused - self.fusion.glossary_penalty * self.is_glossary_row, terms
 
     # public -----------------------------------------------------------------------------
     def search(

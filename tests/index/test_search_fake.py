@@ -170,3 +170,24 @@ def test_thai_questions_reach_the_encoder_in_the_book_wording(env):
     assert s.dense_text(pq, s.expansion(pq, "summoner-master"), scope, "summoner-master") == (
         "แพ้พร้อมกัน"
     )
+
+
+def test_glossary_entries_yield_to_rules_in_free_text_but_not_in_term_lookups(env):
+    import numpy as np
+
+    from judgekb.index.query import parse_query
+    from judgekb.index.search import Fusion
+
+    s = env["searcher"]
+    pq = parse_query("การร่ายการ์ด")
+    scope = s._mask("summoner-master", None, None, None)
+    penalised, _ = s.scores(pq, "hybrid", "summoner-master", scope)
+    s.fusion = Fusion(glossary_penalty=0.0)
+    plain, _ = s.scores(pq, "hybrid", "summoner-master", scope)
+    row = s.row[("th-doc", "glossary/cast")]
+    assert np.isclose(plain[row] - penalised[row], 0.1)
+    assert np.isclose(plain[s.row[("th-doc", "100.1")]], penalised[s.row[("th-doc", "100.1")]])
+    s.fusion = Fusion()
+    # The term itself still goes straight to its glossary entry.
+    hit = s.search("Cast", game="summoner-master", k=1).hits[0]
+    assert (hit.clause_id, hit.via) == ("glossary/cast", "alias")
