@@ -14,6 +14,10 @@ _PREFIX = (
     r"no\.?|peraturan|perkara|fasal|klausa|seksyen|bahagian|para(?:graph)?)"
 )
 _ID = r"(\d{1,3}(?:[.\-]\d{1,3})*)"
+# Words that name the book's language: "Bahagian 13" is the Malay Vanguard book's Part 13,
+# "ข้อ 13" a Thai book's clause 13. Lookups try those books first.
+_MALAY_WORDS = re.compile(r"^\s*(?:peraturan|perkara|fasal|klausa|seksyen|bahagian)\b", re.I)
+_THAI_WORDS = re.compile(r"^\s*(?:ข้อ|กฎ|มาตรา|หัวข้อ)")
 # Words that point a lookup at an amendment rather than the rulebook ("decree 711.5").
 _AMENDMENT_HINT = (
     r"(?:decree|amendment|appendant(?:\s+decree)?|errata|ประกาศ|คำประกาศ|พระราชกฤษฎีกา)"
@@ -36,6 +40,7 @@ class ParsedQuery:
     lang: str  # th | latin (ms or en) | none
     id_candidates: tuple[str, ...]  # clause ids to try first, most literal first
     doc_kind: str | None = None  # "amendment" when the lookup names a decree/amendment
+    lookup_lang: str | None = None  # "ms" / "th" when the lookup's word names the language
 
 
 def validate_query(query: object, max_chars: int) -> str:
@@ -83,4 +88,10 @@ def parse_query(query: object, max_chars: int = 1000) -> ParsedQuery:
     text = normalize_text(raw)
     m = _LOOKUP_RE.match(text)
     hint = "amendment" if m and m.group("hint") else None
-    return ParsedQuery(raw, text, guess_lang(text), clause_id_candidates(text), hint)
+    lookup_lang = None
+    if m:
+        bare = text[m.end("hint") :] if m.group("hint") else text
+        lookup_lang = (
+            "ms" if _MALAY_WORDS.match(bare) else "th" if _THAI_WORDS.match(bare) else None
+        )
+    return ParsedQuery(raw, text, guess_lang(text), clause_id_candidates(text), hint, lookup_lang)

@@ -130,7 +130,14 @@ class Searcher:
     # lookups ----------------------------------------------------------------------------
     def _lookup_rows(self, pq: ParsedQuery, mask: np.ndarray) -> list[tuple[int, str]]:
         rows: list[tuple[int, str]] = []
-        order = sorted(self.docs.values(), key=lambda d: d.kind != "rules")
+        # Rule books before amendments; a lookup word's language ("Bahagian") first of all.
+        order = sorted(
+            self.docs.values(),
+            key=lambda d: (
+                pq.lookup_lang is not None and d.lang != pq.lookup_lang,
+                d.kind != "rules",
+            ),
+        )
         if pq.doc_kind:
             order = [d for d in order if d.kind == pq.doc_kind]
         for cid in pq.id_candidates:

@@ -36,3 +36,19 @@ def test_guess_lang_and_normalisation():
     assert guess_lang("who wins the game") == "latin"
     assert guess_lang("602.1.4") == "none"
     assert parse_query("  จํานวน  การ์ด ").text == "จำนวน การ์ด"
+
+
+@pytest.mark.parametrize(
+    ("query", "lang"),
+    [
+        ("Bahagian 13", "ms"),
+        ("peraturan 10.5.1.2", "ms"),
+        ("ข้อ 1-2-2-1", "th"),
+        ("decree ข้อ 711.5", "th"),
+        ("602.1.4", None),
+        ("rule 1-2-2-1", None),
+        ("bahagian pertama", None),  # not a lookup
+    ],
+)
+def test_lookup_word_names_the_books_language(query, lang):
+    assert parse_query(query).lookup_lang == lang

@@ -191,3 +191,9 @@ def test_glossary_entries_yield_to_rules_in_free_text_but_not_in_term_lookups(en
     # The term itself still goes straight to its glossary entry.
     hit = s.search("Cast", game="summoner-master", k=1).hits[0]
     assert (hit.clause_id, hit.via) == ("glossary/cast", "alias")
+
+
+def test_a_lookup_word_orders_the_books_but_does_not_filter_them(env):
+    s = env["searcher"]
+    assert ids(s.search("Bahagian 1", k=1)) == [("ms-doc", "1")]
+    assert ids(s.search("ข้อ 1.1", k=1)) == [("ms-doc", "1.1")]  # only the Malay book has it
