@@ -8,16 +8,14 @@ from dataclasses import dataclass
 from judgekb.corpus.normalize import normalize_text
 from judgekb.errors import QueryError, QueryTooLong
 
-# Words judges put before a clause number, in Thai, Malay and English.
-_PREFIX = (
-    r"(?:ข้อ(?:ที่)?|กฎ(?:ข้อ)?|มาตรา|หัวข้อ|rules?|clause|section|sec\.?|art(?:icle)?\.?|§|"
-    r"no\.?|peraturan|perkara|fasal|klausa|seksyen|bahagian|para(?:graph)?)"
-)
-_ID = r"(\d{1,3}(?:[.\-]\d{1,3})*)"
-# Words that name the book's language: "Bahagian 13" is the Malay Vanguard book's Part 13,
-# "ข้อ 13" a Thai book's clause 13. Lookups try those books first.
-_MALAY_WORDS = re.compile(r"^\s*(?:peraturan|perkara|fasal|klausa|seksyen|bahagian)\b", re.I)
-_THAI_WORDS = re.compile(r"^\s*(?:ข้อ|กฎ|มาตรา|หัวข้อ)")
+# Words judges put before a clause number, in Thai, Malay and English. The Thai and Malay
+# ones name the book's language ("Bahagian 13" is the Malay Vanguard book's Part 13, "ข้อ 13"
+# a Thai book's clause 13): lookups try those books first.
+_THAI_PREFIX = r"ข้อ(?:ที่)?|กฎ(?:ข้อ)?|มาตรา|หัวข้อ"
+_MALAY_PREFIX = r"peraturan|perkara|fasal|klausa|seksyen|bahagian"
+_OTHER_PREFIX = r"rules?|clause|section|sec\.?|art(?:icle)?\.?|§|no\.?|para(?:graph)?"
+_PREFIX = rf"(?:(?P<th>{_THAI_PREFIX})|(?P<ms>{_MALAY_PREFIX})|{_OTHER_PREFIX})"
+_ID = r"(?P<id>\d{1,3}(?:[.\-]\d{1,3})*)"
 # Words that point a lookup at an amendment rather than the rulebook ("decree 711.5").
 _AMENDMENT_HINT = (
     r"(?:decree|amendment|appendant(?:\s+decree)?|errata|ประกาศ|คำประกาศ|พระราชกฤษฎีกา)"
@@ -65,7 +63,7 @@ def clause_id_candidates(text: str) -> tuple[str, ...]:
     m = _LOOKUP_RE.match(normalize_text(text))
     if not m:
         return ()
-    cid = m.group(2)
+    cid = m.group("id")
     out = [cid]
     if "." in cid:
         out.append(cid.replace(".", "-"))
@@ -90,8 +88,5 @@ def parse_query(query: object, max_chars: int = 1000) -> ParsedQuery:
     hint = "amendment" if m and m.group("hint") else None
     lookup_lang = None
     if m:
-        bare = text[m.end("hint") :] if m.group("hint") else text
-        lookup_lang = (
-            "ms" if _MALAY_WORDS.match(bare) else "th" if _THAI_WORDS.match(bare) else None
-        )
+        lookup_lang = "ms" if m.group("ms") else "th" if m.group("th") else None
     return ParsedQuery(raw, text, guess_lang(text), clause_id_candidates(text), hint, lookup_lang)
