@@ -27,11 +27,18 @@ def search(
     lang: str | None = None,
     kind: str | None = None,
 ) -> SearchResult:
-    """Search the rules; the first call loads the index and the embedding model."""
+    """Search the rules; the first call loads the index and the embedding model.
+
+    ``kind`` is a clause kind (chapter, section, clause, glossary, appendix); build a
+    :class:`judgekb.index.request.SearchRequest` for the full scope (document kind, edition).
+    """
     global _searcher
     if _searcher is None:
         from judgekb.config import get_settings
         from judgekb.index.search import load_searcher
 
         _searcher = load_searcher(get_settings())
-    return _searcher.search(query, game=game, k=k, mode=mode, doc=doc, lang=lang, kind=kind)
+    from judgekb.index.request import SearchRequest
+
+    request = SearchRequest.of(query, game, k, mode, doc=doc, lang=lang, clause_kind=kind)
+    return _searcher.search(request)

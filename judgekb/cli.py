@@ -13,6 +13,7 @@ from rich.console import Console
 
 from judgekb.config import Settings, get_settings
 from judgekb.errors import JudgeKBError
+from judgekb.index.request import ClauseKind, DocKind, DocLang, Mode
 
 app = typer.Typer(
     help="judgekb: rules knowledge base and search for TCG tournament judges (Thai, Malay).",
@@ -166,7 +167,11 @@ def search(
     query: Annotated[str | None, typer.Argument(help="A question or a clause number.")] = None,
     game: Annotated[str | None, typer.Option(help="Game slug to search within.")] = None,
     k: Annotated[int, typer.Option(help="Number of results.", min=1, max=100)] = 10,
-    mode: Annotated[str, typer.Option(help="hybrid | bm25 | dense")] = "hybrid",
+    mode: Annotated[Mode, typer.Option(help="Retrieval mode.")] = "hybrid",
+    doc: Annotated[str | None, typer.Option(help="Only this document id.")] = None,
+    kind: Annotated[ClauseKind | None, typer.Option(help="Only clauses of this kind.")] = None,
+    doc_kind: Annotated[DocKind | None, typer.Option(help="Only rules or amendments.")] = None,
+    lang: Annotated[DocLang | None, typer.Option(help="Only documents in this language.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
     batch: Annotated[
         Path | None, typer.Option(help="JSON Lines file of {qid, question, game}.")
@@ -177,15 +182,18 @@ def search(
 ) -> None:
     """Search the rules; `--batch FILE --jsonl` runs many queries with one model load."""
     from judgekb.index.cli_search import run_batch, run_single
+    from judgekb.index.request import Scope, SearchRequest
 
     try:
+        scope = Scope(game=game, doc=doc, doc_kind=doc_kind, clause_kind=kind, lang=lang)
         if batch is not None:
-            run_batch(_settings(), batch, k=k, mode=mode, write=sys.stdout.write)
+            template = SearchRequest("batch", scope, k, mode)
+            run_batch(_settings(), batch, template, write=sys.stdout.write)
         elif query is None:
             err.print("error: give a QUERY or --batch FILE")
             raise typer.Exit(2)
         else:
-            run_single(_settings(), query, game=game, k=k, mode=mode, as_json=as_json, console=out)
+            run_single(_settings(), SearchRequest(query, scope, k, mode), as_json, out)
     except JudgeKBError as exc:
         _fail(exc)
 

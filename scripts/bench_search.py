@@ -64,6 +64,7 @@ def bench_builds(models_dir: Path) -> dict[str, float]:
 
 def bench_latency(settings: Settings) -> dict[str, float]:
     from judgekb.eval.dataset import load_dataset
+    from judgekb.index.request import SearchRequest
     from judgekb.index.search import load_searcher
 
     searcher = load_searcher(settings)
@@ -72,11 +73,11 @@ def bench_latency(settings: Settings) -> dict[str, float]:
     for name in ("dev", "test"):
         questions += load_dataset(DATA_DIR.parent / "eval" / "datasets" / f"{name}.jsonl")
     for i, q in enumerate(questions[:20]):  # warm-up on other texts: no cached query vectors
-        searcher.search(f"warm-up {i} {q['game']}", game=q["game"])
+        searcher.search(SearchRequest.of(f"warm-up {i} {q['game']}", game=q["game"]))
     took = []
     for q in questions:
         t0 = time.perf_counter()
-        searcher.search(q["question"], game=q["game"])
+        searcher.search(SearchRequest.of(q["question"], game=q["game"]))
         took.append((time.perf_counter() - t0) * 1000)
     took.sort()
     return {

@@ -35,6 +35,8 @@ logger = logging.getLogger(__name__)
 
 NGRAM = 3
 THRESHOLD = 0.45
+# A link scored below this is shown as "probable": the wording moved or changed a lot.
+PROBABLE_BELOW = 0.8
 PARENT_BONUS = 0.08
 TITLE_WEIGHT = 0.3
 TONE_MARKS = re.compile("[\u0e48-\u0e4c]")

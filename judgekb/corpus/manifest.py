@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from judgekb.corpus.model import GAME_SLUGS, Document
@@ -25,6 +25,7 @@ class Manifest:
     games: dict[str, str]  # slug -> display name
     documents: tuple[Document, ...]
     numbering: dict[str, str]  # doc_id -> numbering style
+    game_aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)  # slug -> names
 
     def document(self, doc_id: str) -> Document:
         for doc in self.documents:
@@ -70,7 +71,7 @@ def load_manifest(path: Path, rulebook_dir: Path | None = None) -> Manifest:
         raise ManifestError(
             f"malformed TOML: {exc}", path=str(path), line=toml_error_line(exc)
         ) from exc
-    games = _read_games(data, text, path)
+    games, aliases = _read_games(data, text, path)
     lines = _entry_lines(text, "document")
     docs: list[Document] = []
     numbering: dict[str, str] = {}
@@ -89,11 +90,15 @@ def load_manifest(path: Path, rulebook_dir: Path | None = None) -> Manifest:
                 f"{doc.doc_id} amends unknown document {doc.amends!r}", path=str(path)
             )
     base = rulebook_dir if rulebook_dir is not None else path.parent / "rulebooks"
-    return Manifest(path, base, games, tuple(docs), numbering)
+    return Manifest(path, base, games, tuple(docs), numbering, aliases)
 
 
-def _read_games(data: dict, text: str, path: Path) -> dict[str, str]:
+def _read_games(
+    data: dict, text: str, path: Path
+) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Game slugs with display names, and the other names judges call each game by."""
     games: dict[str, str] = {}
+    aliases: dict[str, tuple[str, ...]] = {}
     lines = _entry_lines(text, "game")
     for i, entry in enumerate(data.get("game", [])):
         slug, name = entry.get("slug"), entry.get("name")
@@ -102,10 +107,18 @@ def _read_games(data: dict, text: str, path: Path) -> dict[str, str]:
             raise ManifestError(
                 "[[game]] needs string 'slug' and 'name'", path=str(path), line=line
             )
+        names = entry.get("aliases", [])
+        if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+            line = lines[i] if i < len(lines) else None
+            raise ManifestError(
+                "[[game]] 'aliases' must be a list of names", path=str(path), line=line
+            )
         games[slug] = name
+        aliases[slug] = (name, *names)
     for slug in GAME_SLUGS:
         games.setdefault(slug, slug)
-    return games
+        aliases.setdefault(slug, (games[slug],))
+    return games, aliases
 
 
 def _read_document(entry: dict, games: dict[str, str], path: Path, line: int | None) -> Document:

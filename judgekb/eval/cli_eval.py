@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judgekb.errors import ConfigError
+from judgekb.index.request import SearchRequest
 
 if TYPE_CHECKING:
     from judgekb.config import Settings
@@ -22,7 +23,7 @@ def search_fn_for(
     """Adapt :meth:`Searcher.search` to the runner's ranked (doc_id, clause_id) pairs."""
 
     def search_fn(question: str, game: str | None, k: int, mode: str) -> list[tuple[str, str]]:
-        result = searcher.search(question, game=game, k=k, mode=mode)
+        result = searcher.search(SearchRequest.of(question, game=game, k=k, mode=mode))
         return [(h.doc_id, h.clause_id) for h in result.hits]
 
     return search_fn

@@ -1,4 +1,11 @@
-"""Query understanding: validation, clause-number lookups in any written form, language."""
+"""Query understanding: validation, clause numbers anywhere in a sentence, script.
+
+A clause number is recognised wherever a judge writes it ("What does rule 17.4.1.2 say?",
+"ข้อ 602.1.4 ว่าไว้ยังไง", "peraturan 10.5.1.2 tentang apa", "OP 6-5-5-1", "Bab 13",
+"๖๐๒.๑.๔"), in Thai or Arabic digits, with dots or dashes. A number counts as a clause
+number when it is the whole query, follows a clause word (ข้อ, peraturan, rule, §…) or a game
+name, or has three or more parts; "Seal เลเวล 5" and "จั่ว 1-2 ใบ" are not lookups.
+"""
 
 from __future__ import annotations
 
@@ -11,65 +18,116 @@ from judgekb.errors import QueryError, QueryTooLong
 # Words judges put before a clause number, in Thai, Malay and English. The Thai and Malay
 # ones name the book's language ("Bahagian 13" is the Malay Vanguard book's Part 13, "ข้อ 13"
 # a Thai book's clause 13): lookups try those books first.
-_THAI_PREFIX = r"ข้อ(?:ที่)?|กฎ(?:ข้อ)?|มาตรา|หัวข้อ"
-_MALAY_PREFIX = r"peraturan|perkara|fasal|klausa|seksyen|bahagian"
-_OTHER_PREFIX = r"rules?|clause|section|sec\.?|art(?:icle)?\.?|§|no\.?|para(?:graph)?"
-_PREFIX = rf"(?:(?P<th>{_THAI_PREFIX})|(?P<ms>{_MALAY_PREFIX})|{_OTHER_PREFIX})"
-_ID = r"(?P<id>\d{1,3}(?:[.\-]\d{1,3})*)"
+_THAI_PREFIX = r"ข้อ(?:ที่)?|กฎ(?:ข้อ)?|มาตรา|หัวข้อ|บทที่|หมวด(?:ที่)?"
+_MALAY_PREFIX = r"peraturan|perkara|fasal|klausa|seksyen|bahagian|bab"
+_OTHER_PREFIX = r"rules?|clause|section|sec\.?|chapter|art(?:icle)?\.?|no\.?|para(?:graph)?|cr"
+_PREFIX = rf"(?P<pre>(?P<th>{_THAI_PREFIX})|(?P<ms>\b(?:{_MALAY_PREFIX}))|\b(?:{_OTHER_PREFIX})|§)"
+_NUMBER = r"\d{1,3}(?:[.\-]\d{1,3})*"
 # Words that point a lookup at an amendment rather than the rulebook ("decree 711.5").
 _AMENDMENT_HINT = (
     r"(?:decree|amendment|appendant(?:\s+decree)?|errata|ประกาศ|คำประกาศ|พระราชกฤษฎีกา)"
 )
-_LOOKUP_RE = re.compile(
-    rf"^\s*(?P<hint>{_AMENDMENT_HINT}(?:\s+\d{{4}})?\s*)?(?:{_PREFIX}\s*)?{_ID}\s*\.?\s*$",
+_MENTION_RE = re.compile(
+    rf"(?P<hint>{_AMENDMENT_HINT}(?:\s+\d{{4}})?\s*)?"
+    rf"(?:{_PREFIX}\s*[:#]?\s*)?"
+    rf"(?<![\d.\-/])(?P<id>{_NUMBER})(?![\d/]|[.\-]\d)\.?",
     re.IGNORECASE,
 )
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
+# Format characters that make a query look like something else (right-to-left override,
+# zero-width and BOM): rejected rather than searched.
+_FORMAT_RE = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
+_INVISIBLE_RE = re.compile(r"[\s\u200b-\u200d\u2060\ufeff]+")
 _THAI_RE = re.compile(r"[\u0e01-\u0e5b]")
 _LATIN_RE = re.compile(r"[A-Za-z]")
+_WORD_RE = re.compile(r"[\w\u0e00-\u0e7f]", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class IdMention:
+    """A clause number written in the query, with what the words around it say."""
+
+    ids: tuple[str, ...]  # the printed form first, then with the other separator
+    span: tuple[int, int]  # where it stands in ``ParsedQuery.text`` (with its prefix)
+    lang: str | None = None  # "th" / "ms" when its clause word names the book's language
+    amendment: bool = False  # "decree 711.5": the amendment, not the rulebook
 
 
 @dataclass(frozen=True)
 class ParsedQuery:
-    """A validated query: its normalised text, clause-id candidates, and language guess."""
+    """A validated query: normalised text, clause numbers it mentions, the rest, script."""
 
     raw: str
     text: str
     lang: str  # th | latin (ms or en) | none
-    id_candidates: tuple[str, ...]  # clause ids to try first, most literal first
-    doc_kind: str | None = None  # "amendment" when the lookup names a decree/amendment
-    lookup_lang: str | None = None  # "ms" / "th" when the lookup's word names the language
+    mentions: tuple[IdMention, ...] = ()
+    rest: str = ""  # the text without the clause numbers: what still gets searched
+
+    @property
+    def id_candidates(self) -> tuple[str, ...]:
+        return self.mentions[0].ids if self.mentions else ()
+
+    @property
+    def doc_kind(self) -> str | None:
+        return "amendment" if self.mentions and self.mentions[0].amendment else None
+
+    @property
+    def lookup_lang(self) -> str | None:
+        return self.mentions[0].lang if self.mentions else None
+
+    @property
+    def bare(self) -> bool:
+        """True when the query is only clause numbers (and clause words): nothing to search."""
+        return bool(self.mentions) and not _WORD_RE.search(self.rest)
 
 
 def validate_query(query: object, max_chars: int) -> str:
-    """Reject empty, over-long and binary queries at once, with a message saying why."""
+    """Reject empty, over-long, invisible and binary queries at once, saying why."""
     if not isinstance(query, str):
         raise QueryError("query must be text")
     if len(query) > max_chars:
         raise QueryTooLong(f"query is {len(query)} characters long; the limit is {max_chars}")
-    if not query.strip():
+    if not _INVISIBLE_RE.sub("", query):
         raise QueryError("query is empty: type a question or a clause number")
     if _CONTROL_RE.search(query):
         raise QueryError("query contains binary or control characters")
+    if _FORMAT_RE.search(query):
+        raise QueryError("query contains text-direction control characters (U+202A-U+202E)")
     return query
 
 
-def clause_id_candidates(text: str) -> tuple[str, ...]:
-    """Clause ids a lookup-style query may mean: '602.1.4.', 'ข้อ ๑-๒', 'Bahagian 13' …
-
-    The printed form comes first, then the other separator (judges type 1.2.2.1 for the
-    Gundam clause 1-2-2-1 and the reverse).
-    """
-    m = _LOOKUP_RE.match(normalize_text(text))
-    if not m:
-        return ()
-    cid = m.group("id")
+def _candidates(cid: str) -> tuple[str, ...]:
     out = [cid]
     if "." in cid:
         out.append(cid.replace(".", "-"))
     if "-" in cid:
         out.append(cid.replace("-", "."))
     return tuple(out)
+
+
+def find_mentions(text: str, game_before: re.Pattern[str] | None = None) -> tuple[IdMention, ...]:
+    """Clause numbers in normalised ``text``; ``game_before`` matches a game name that may
+    stand right before a number ("OP 6-5", "gundam 1-2") and makes it a clause number."""
+    out: list[IdMention] = []
+    whole = text.strip().rstrip(".").strip()
+    for m in _MENTION_RE.finditer(text):
+        cid = m.group("id")
+        parts = len(re.split(r"[.\-]", cid))
+        worded = bool(m.group("hint") or m.group("pre"))
+        after_game = bool(
+            game_before is not None and game_before.search(text[: m.start("id")].rstrip(" :#"))
+        )
+        if not (worded or after_game or parts >= 3 or whole in (cid, m.group(0).strip())):
+            continue
+        lang = "ms" if m.group("ms") else "th" if m.group("th") else None
+        out.append(IdMention(_candidates(cid), (m.start(), m.end()), lang, bool(m.group("hint"))))
+    return tuple(out)
+
+
+def clause_id_candidates(text: str) -> tuple[str, ...]:
+    """Clause ids a query that *is* a clause number means ('602.1.4.', 'ข้อ ๑-๒', 'Bahagian 13')."""
+    pq = parse_query(text)
+    return pq.id_candidates if pq.bare and len(pq.mentions) == 1 else ()
 
 
 def guess_lang(text: str) -> str:
@@ -81,12 +139,17 @@ def guess_lang(text: str) -> str:
     return "th" if th >= la else "latin"
 
 
-def parse_query(query: object, max_chars: int = 1000) -> ParsedQuery:
+def _without(text: str, spans: list[tuple[int, int]]) -> str:
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " " + text[end:]
+    return " ".join(text.split())
+
+
+def parse_query(
+    query: object, max_chars: int = 1000, game_before: re.Pattern[str] | None = None
+) -> ParsedQuery:
     raw = validate_query(query, max_chars)
-    text = normalize_text(raw)
-    m = _LOOKUP_RE.match(text)
-    hint = "amendment" if m and m.group("hint") else None
-    lookup_lang = None
-    if m:
-        lookup_lang = "ms" if m.group("ms") else "th" if m.group("th") else None
-    return ParsedQuery(raw, text, guess_lang(text), clause_id_candidates(text), hint, lookup_lang)
+    text = normalize_text(_INVISIBLE_RE.sub(" ", raw)).strip()
+    mentions = find_mentions(text, game_before)
+    rest = _without(text, [m.span for m in mentions])
+    return ParsedQuery(raw, text, guess_lang(text), mentions, rest)

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from judgekb.index.games import GameEvidence
+    from judgekb.index.plan import Elsewhere
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,9 @@ class SearchHit:
     refs_out: tuple[RefLink, ...] = ()
     refs_in: tuple[RefLink, ...] = ()
     amendments: tuple[dict[str, Any], ...] = ()
-    via: str = "search"  # search | lookup | alias
+    # lookup (a clause number the query names) | alias (a term's entry) | ref (cited by the
+    # named clause) | current (the current clause an amendment hit corresponds to) | search
+    via: str = "search"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,18 +85,26 @@ class SearchHit:
 
 @dataclass(frozen=True)
 class SearchResult:
-    """What a search returns: the query, time taken and ranked hits."""
+    """What a search returns: the query, time taken, ranked hits and how sure it is."""
 
     query: str
     took_ms: float
     hits: tuple[SearchHit, ...]
-    game: str | None = None
+    game: str | None = None  # the game the judge chose
     mode: str = "hybrid"
     notes: tuple[str, ...] = field(default_factory=tuple)
+    confidence: str = "low"  # high | low | none (judgekb.index.request.Confidence)
+    ambiguous_games: tuple[str, ...] = ()  # a clause number several games print
+    elsewhere: tuple[Elsewhere, ...] = ()  # a number the chosen game does not print
+    inferred: GameEvidence | None = None  # the game the question named or implied
 
     def to_json(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "took_ms": round(self.took_ms, 2),
+            "confidence": self.confidence,
+            "ambiguous_games": list(self.ambiguous_games),
+            "elsewhere": [e.to_json() for e in self.elsewhere],
+            "inferred_game": self.inferred.to_json() if self.inferred else None,
             "results": [h.to_json() for h in self.hits],
         }

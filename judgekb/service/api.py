@@ -8,15 +8,21 @@ from fastapi import APIRouter, Path, Query, Request
 
 from judgekb.corpus.export import clause_detail
 from judgekb.index.query import validate_query
+from judgekb.index.request import (
+    MAX_K,
+    ClauseKind,
+    DocKind,
+    DocLang,
+    Mode,
+    Scope,
+    SearchRequest,
+)
 from judgekb.index.results import SearchResult
 from judgekb.service.schemas import (
     ERROR_RESPONSES,
-    DocLang,
     DocumentOut,
     GameOut,
     Health,
-    Kind,
-    Mode,
     SafeJSONResponse,
 )
 from judgekb.service.site import Site
@@ -32,40 +38,36 @@ def site_of(request: Request) -> Site:
     return request.app.state.site  # type: ignore[no-any-return]
 
 
-def run_search(
-    site: Site,
-    q: str,
-    game: str | None,
-    k: int = 10,
-    mode: str = "hybrid",
-    doc: str | None = None,
-    kind: str | None = None,
-    lang: str | None = None,
-) -> SearchResult:
+def run_search(site: Site, request: SearchRequest) -> SearchResult:
     """Validate at once (empty 400, too long 413, unknown game/doc 404), then search."""
-    validate_query(q, site.settings.max_query_chars)
-    if game:
-        site.store.check_game(game)
-        site.game_doc(game, doc)
-    elif doc:
-        site.store.document(doc)
-    return site.searcher.search(q, game=game or None, k=k, mode=mode, doc=doc, lang=lang, kind=kind)
+    validate_query(request.text, site.settings.max_query_chars)
+    scope = request.scope
+    if scope.game:
+        site.store.check_game(scope.game)
+        site.game_doc(scope.game, scope.doc)
+    elif scope.doc:
+        site.store.document(scope.doc)
+    return site.searcher.search(request)
 
 
 @router.get("/api/search", summary="Search the rules (same JSON as `judgekb search --json`)")
 def api_search(
     request: Request,
-    q: QueryText = "",
+    q: QueryText,
     game: GameSlug = None,
-    k: Annotated[int, Query(ge=1, le=100, description="Number of hits.")] = 10,
+    k: Annotated[int, Query(ge=1, le=MAX_K, description="Number of hits.")] = 10,
     mode: Annotated[Mode, Query(description="Retrieval mode.")] = "hybrid",
     doc: DocId = None,
-    kind: Annotated[Kind | None, Query(description="Only clauses of this kind.")] = None,
+    kind: Annotated[ClauseKind | None, Query(description="Only clauses of this kind.")] = None,
+    doc_kind: Annotated[
+        DocKind | None, Query(description="Only rulebooks or only amendments.")
+    ] = None,
     lang: Annotated[
         DocLang | None, Query(description="Only documents in this language (th, ms).")
     ] = None,
 ) -> Any:
-    return run_search(site_of(request), q, game, k, mode, doc, kind, lang).to_json()
+    scope = Scope(game=game, doc=doc, doc_kind=doc_kind, clause_kind=kind, lang=lang)
+    return run_search(site_of(request), SearchRequest(q, scope, k, mode)).to_json()
 
 
 @router.get("/api/clauses/{game}/{clause_id:path}", summary="One clause with its neighbourhood")

@@ -8,9 +8,11 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from judgekb.corpus.export import clause_detail
+from judgekb.index.query import parse_query
+from judgekb.index.request import SearchRequest
 from judgekb.service.api import DocId, GameSlug, QueryText, run_search, site_of
 from judgekb.service.render import render
-from judgekb.service.views import clause_view, games_view, hit_view, toc_view
+from judgekb.service.views import clause_view, games_view, hit_view, search_status, toc_view
 
 router = APIRouter(default_response_class=HTMLResponse, include_in_schema=False)
 
@@ -33,9 +35,9 @@ def search_page(
     """Cited hits; a clause number typed as the query goes straight to its permalink."""
     site = site_of(request)
     game = game or None
-    result = run_search(site, q, game, k)
-    if result.hits and result.hits[0].via == "lookup":
-        top = result.hits[0]
+    result = run_search(site, SearchRequest.of(q, game=game, k=k))
+    top = result.hits[0] if result.hits else None
+    if top and top.via == "lookup" and result.confidence == "high" and _only_a_number(q):
         return RedirectResponse(site.clause_url(top.game, top.clause_id, top.doc_id), 303)
     return render(
         request,
@@ -43,10 +45,18 @@ def search_page(
         {
             "q": q,
             "game": game,
+            "filter_game": game,
             "took_ms": round(result.took_ms, 1),
             "hits": [hit_view(site, h) for h in result.hits],
+            "status": search_status(site, request, result),
         },
     )
+
+
+def _only_a_number(q: str) -> bool:
+    """A query that is one clause number (and its clause word) opens the clause at once."""
+    pq = parse_query(q)
+    return len(pq.mentions) == 1 and pq.bare
 
 
 @router.get("/rules/{game}")

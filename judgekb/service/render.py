@@ -38,6 +38,7 @@ def render(
         "t": labels(lang),
         "all_games": games,
         "game": None,
+        "filter_game": None,  # the game the judge chose for the search (never a page's game)
         "q": "",
         "lang_urls": {code: page_url(request, lang=code) for code in LANGS},
         **context,

@@ -8,10 +8,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 from starlette.responses import JSONResponse
 
-Mode = Literal["hybrid", "bm25", "dense"]
-DocLang = Literal["th", "ms", "en"]
-Kind = Literal["chapter", "section", "clause", "glossary", "appendix"]
-
 
 class SafeJSONResponse(JSONResponse):
     """UTF-8 JSON whose ``<``, ``>`` and ``&`` are written as ``\\u003c`` …, as Go's encoder does.

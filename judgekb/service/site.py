@@ -16,8 +16,9 @@ from starlette.requests import Request
 from judgekb.config import Settings
 from judgekb.corpus.model import Document
 from judgekb.corpus.store import ClauseStore
-from judgekb.errors import IndexNotBuilt, JudgeKBError, StoreError, UnknownDocument
+from judgekb.errors import StoreError, UnknownDocument
 from judgekb.index.hits import clause_url
+from judgekb.index.request import SearchRequest
 from judgekb.index.results import SearchResult
 from judgekb.service.markup import Term, term_pattern
 
@@ -31,35 +32,25 @@ MIN_THAI_TERM_CHARS = 4  # "และ" (and) is a glossary entry of the SM ruleb
 class Searcher(Protocol):
     """What the service needs from ``judgekb.index.search.Searcher``."""
 
-    store: ClauseStore
-    manifest: dict[str, Any]
+    @property
+    def store(self) -> ClauseStore: ...
 
-    def search(
-        self,
-        query: str,
-        game: str | None = None,
-        k: int = 10,
-        mode: str = "hybrid",
-        doc: str | None = None,
-        lang: str | None = None,
-        kind: str | None = None,
-    ) -> SearchResult: ...
+    @property
+    def manifest(self) -> dict[str, Any]: ...
+
+    def search(self, request: SearchRequest) -> SearchResult: ...
 
 
 def load_default_searcher(settings: Settings) -> Searcher:
-    """The real searcher; any missing artefact error names the build command."""
+    """The real searcher. Its errors travel by type (StoreError, IndexNotBuilt,
+    IndexMismatch, ModelError), each message naming the fix."""
     if not settings.store_path.exists():
         raise StoreError(
             f"no clause store at {settings.store_path}; run `judgekb build` (or `make run`) first"
         )
     from judgekb.index.search import load_searcher
 
-    try:
-        return load_searcher(settings)  # type: ignore[no-any-return]
-    except JudgeKBError as exc:
-        if "judgekb build" in str(exc):
-            raise
-        raise IndexNotBuilt(f"{exc}; run `judgekb build` (or `make run`) first") from exc
+    return load_searcher(settings)
 
 
 def preview(text: str, n: int = PREVIEW_CHARS) -> str:

@@ -9,10 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from starlette.requests import Request
+
+from judgekb.corpus.amend import PROBABLE_BELOW
 from judgekb.corpus.model import Clause
-from judgekb.index.results import RefLink, SearchHit
+from judgekb.index.results import RefLink, SearchHit, SearchResult
 from judgekb.service.markup import Term, ref_pattern, render_text
-from judgekb.service.site import Site, preview
+from judgekb.service.site import Site, page_url, preview
 
 TOC_DEPTH = 2  # chapters and sections; clauses are listed on their section's page
 LABEL_CHARS = 70
@@ -62,6 +65,7 @@ def amendment_links(site: Site, doc_id: str, clause_id: str, links: Iterable[Map
                 "url": site.doc_url(other_doc, other_id) if other_id else None,
                 "date": a["target_date"] if amends else a["amend_date"],
                 "score": a["score"],
+                "probable": a["score"] < PROBABLE_BELOW,
                 "note": a["note"],
                 "preview": site.clause_preview(other_doc, other_id),
             }
@@ -134,6 +138,49 @@ def hit_view(site: Site, hit: SearchHit) -> dict:
         "refs_in": _refs(site, hit.refs_in),
         "amendments": amendment_links(site, hit.doc_id, hit.clause_id, hit.amendments),
         "badges": doc_badges(site, hit.doc_id),
+        "via": hit.via,
+        "older": hit.doc_kind == "amendment",
+    }
+
+
+def search_status(site: Site, request: Request, result: SearchResult) -> dict:
+    """What the results page says above the hits: the judge's game filter as a removable
+    chip, a clause number printed by several games (a chooser), a number the chosen game
+    does not print (where it is), the game a question named or implied, and confidence."""
+    games = site.store.games()
+
+    def lookup(game: str, clause_id: str, doc: str) -> dict:
+        return {
+            "game": game,
+            "game_name": games.get(game, game),
+            "clause_id": clause_id,
+            "url": site.clause_url(game, clause_id, doc),
+            "preview": site.clause_preview(doc, clause_id),
+        }
+
+    ambiguous = [
+        lookup(h.game, h.clause_id, h.doc_id)
+        for h in result.hits
+        if h.via == "lookup" and h.game in result.ambiguous_games
+    ]
+    inferred = None
+    if result.inferred is not None:
+        inferred = {
+            "game_name": games.get(result.inferred.game, result.inferred.game),
+            "reason": result.inferred.reason,
+            "words": list(result.inferred.words),
+            "url": page_url(request, game=result.inferred.game),
+        }
+    return {
+        "confidence": result.confidence,
+        "filter": (
+            {"name": games.get(result.game, result.game), "remove": page_url(request, game=None)}
+            if result.game
+            else None
+        ),
+        "ambiguous": ambiguous,
+        "elsewhere": [lookup(e.game, e.clause_id, e.doc) for e in result.elsewhere],
+        "inferred": inferred,
     }
 
 

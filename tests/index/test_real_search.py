@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from judgekb.cli import app
 from judgekb.errors import QueryError, QueryTooLong, UnknownGame
+from judgekb.index.request import SearchRequest
 
 pytestmark = pytest.mark.slow
 
@@ -36,7 +37,7 @@ pytestmark = pytest.mark.slow
     ],
 )
 def test_clause_lookups_are_rank_one(real_searcher, query, game, doc, clause_id):
-    hit = real_searcher.search(query, game=game, k=5).hits[0]
+    hit = real_searcher.search(SearchRequest.of(query, game=game, k=5)).hits[0]
     assert (hit.doc_id, hit.clause_id) == (doc, clause_id)
 
 
@@ -53,12 +54,12 @@ def test_clause_lookups_are_rank_one(real_searcher, query, game, doc, clause_id)
     ],
 )
 def test_questions_find_the_governing_clause_in_the_top_five(real_searcher, query, game, expected):
-    ids = [h.clause_id for h in real_searcher.search(query, game=game, k=5).hits]
+    ids = [h.clause_id for h in real_searcher.search(SearchRequest.of(query, game=game, k=5)).hits]
     assert expected & set(ids), ids
 
 
 def test_hits_are_cited_and_repaired_text_is_marked(real_searcher):
-    hit = real_searcher.search("1-1-1", game="gundam").hits[0]
+    hit = real_searcher.search(SearchRequest.of("1-1-1", game="gundam")).hits[0]
     assert hit.citation.startswith("Gundam Card Game — Gundam Card Game Comprehensive Rules")
     assert hit.repaired and hit.raw_text != hit.text
     assert "ผู้เล่น" in hit.text
@@ -66,11 +67,11 @@ def test_hits_are_cited_and_repaired_text_is_marked(real_searcher):
 
 def test_bad_input_on_the_real_index(real_searcher):
     with pytest.raises(QueryError):
-        real_searcher.search("")
+        real_searcher.search(SearchRequest.of(""))
     with pytest.raises(QueryTooLong):
-        real_searcher.search("ก" * 10_000_000)
+        real_searcher.search(SearchRequest.of("ก" * 10_000_000))
     with pytest.raises(UnknownGame, match="gundam, one-piece, summoner-master, vanguard"):
-        real_searcher.search("draw", game="yugioh")
+        real_searcher.search(SearchRequest.of("draw", game="yugioh"))
 
 
 def test_cli_search_json_and_batch(built_settings, tmp_path, monkeypatch):

@@ -10,6 +10,7 @@ import pytest
 from judgekb.corpus.store import ClauseStore
 from judgekb.errors import IndexMismatch, IndexNotBuilt, QueryError, QueryTooLong, UnknownGame
 from judgekb.index.build import build_index
+from judgekb.index.request import SearchRequest
 from judgekb.index.search import Searcher
 from judgekb.index.terms import Lexicon
 from tests.fakes import FakeEmbedder, write_tiny_store
@@ -54,34 +55,36 @@ def test_build_embeds_every_clause_once_then_skips(env):
 
 @pytest.mark.parametrize("q", ["100.1", "100.1.", "ข้อ 100.1", "rule 100.1", "๑๐๐.๑"])
 def test_clause_number_in_any_form_is_rank_one(env, q):
-    res = env["searcher"].search(q, game="summoner-master", k=3)
+    res = env["searcher"].search(SearchRequest.of(q, game="summoner-master", k=3))
     assert ids(res)[0] == ("th-doc", "100.1")
     assert res.hits[0].via == "lookup"
     assert res.hits[0].url == "/rules/summoner-master/100.1"
 
 
 def test_glossary_alias_is_rank_one_and_decree_url_names_its_document(env):
-    res = env["searcher"].search("ร่าย", game="summoner-master")
+    res = env["searcher"].search(SearchRequest.of("ร่าย", game="summoner-master"))
     assert ids(res)[0] == ("th-doc", "glossary/cast")
     assert res.hits[0].via == "alias"
-    res = env["searcher"].search("100.1", doc="th-decree")
+    res = env["searcher"].search(SearchRequest.of("100.1", doc="th-decree"))
     assert res.hits[0].url == "/rules/summoner-master/100.1?doc=th-decree"
 
 
 @pytest.mark.parametrize("mode", ["hybrid", "bm25", "dense"])
 def test_thai_question_finds_the_draw_rule(env, mode):
-    res = env["searcher"].search("ถ้าแพ้พร้อมกัน เสมอไหม", game="summoner-master", mode=mode)
+    res = env["searcher"].search(
+        SearchRequest.of("ถ้าแพ้พร้อมกัน เสมอไหม", game="summoner-master", mode=mode)
+    )
     assert ids(res)[0] in {("th-doc", "100.1"), ("th-decree", "100.1")}
 
 
 def test_english_question_is_expanded_into_malay(env):
-    res = env["searcher"].search("lose", game="vanguard", mode="bm25")
+    res = env["searcher"].search(SearchRequest.of("lose", game="vanguard", mode="bm25"))
     assert ids(res)[0] == ("ms-doc", "1.1")
     assert "kalah" in res.hits[0].matched
 
 
 def test_hit_carries_citation_refs_and_amendments(env):
-    hit = env["searcher"].search("100.1", game="summoner-master").hits[0]
+    hit = env["searcher"].search(SearchRequest.of("100.1", game="summoner-master")).hits[0]
     assert hit.citation == "Summoner-Master — summoner-master rules (v1, 2020-01-01) §100.1"
     assert [(r.doc, r.clause_id) for r in hit.refs_in] == [("th-doc", "100.2")]
     assert hit.amendments[0]["amend_doc"] == "th-decree"
@@ -91,10 +94,10 @@ def test_hit_carries_citation_refs_and_amendments(env):
 
 
 def test_game_filter_and_unknown_game(env):
-    res = env["searcher"].search("kad", game="vanguard")
+    res = env["searcher"].search(SearchRequest.of("kad", game="vanguard"))
     assert {h.game for h in res.hits} == {"vanguard"}
     with pytest.raises(UnknownGame, match="known games: summoner-master, vanguard"):
-        env["searcher"].search("kad", game="pokemon")
+        env["searcher"].search(SearchRequest.of("kad", game="pokemon"))
 
 
 @pytest.mark.parametrize(
@@ -108,7 +111,7 @@ def test_game_filter_and_unknown_game(env):
 )
 def test_bad_queries_are_rejected(env, q, exc, msg):
     with pytest.raises(exc, match=msg):
-        env["searcher"].search(q)
+        env["searcher"].search(SearchRequest.of(q))
 
 
 def test_missing_mismatched_and_corrupt_index_name_the_rebuild_command(env):
@@ -139,61 +142,67 @@ def test_build_leaves_no_temp_dirs(env):
 
 def test_kind_doc_and_lang_filters(env):
     s = env["searcher"]
-    assert {h.doc_id for h in s.search("แพ้ เสมอ", kind="amendment").hits} == {"th-decree"}
-    assert {h.doc_id for h in s.search("แพ้ เสมอ", doc="th-doc").hits} == {"th-doc"}
-    assert {h.game for h in s.search("kalah seri", lang="ms").hits} == {"vanguard"}
+    assert {h.doc_id for h in s.search(SearchRequest.of("แพ้ เสมอ", doc_kind="amendment")).hits} == {
+        "th-decree"
+    }
+    assert {h.doc_id for h in s.search(SearchRequest.of("แพ้ เสมอ", doc="th-doc")).hits} == {
+        "th-doc"
+    }
+    assert {h.game for h in s.search(SearchRequest.of("kalah seri", lang="ms")).hits} == {
+        "vanguard"
+    }
+
+
+def _plan(s, text, game, expansion=None):
+    plan = s.planner.plan(SearchRequest.of(text, game=game))
+    if expansion is not None:
+        plan.expansion = expansion
+    return plan
 
 
 def test_only_cross_lingual_queries_show_the_encoder_their_expansion(env):
-    from judgekb.index.query import parse_query
-
     s = env["searcher"]
-    th_scope = s._mask("summoner-master", None, None, None)
-    ms_scope = s._mask("vanguard", None, None, None)
-    english = parse_query("when do both players lose")
-    malay = parse_query("bila pemain kalah serentak")
-    assert s.dense_text(english, ["แพ้"], th_scope) == "when do both players lose แพ้"
-    assert s.dense_text(english, ["kalah"], ms_scope) == "when do both players lose kalah"
-    assert s.dense_text(malay, ["kalah"], ms_scope) == "bila pemain kalah serentak"
-    assert s.dense_text(malay, ["แพ้"], th_scope) == "bila pemain kalah serentak แพ้"
-    thai = parse_query("แพ้พร้อมกัน")
-    assert s.dense_text(thai, ["เสมอ"], th_scope) == "แพ้พร้อมกัน"
+    english, malay, thai = "when do both players lose", "bila pemain kalah serentak", "แพ้พร้อมกัน"
+    sm, vg = "summoner-master", "vanguard"
+    dense_text = s.planner.dense_text
+    assert dense_text(_plan(s, english, sm, ["แพ้"]), True) == "when do both players lose แพ้"
+    assert dense_text(_plan(s, english, vg, ["kalah"]), True) == "when do both players lose kalah"
+    assert dense_text(_plan(s, malay, vg, ["kalah"]), True) == "bila pemain kalah serentak"
+    assert dense_text(_plan(s, malay, sm, ["แพ้"]), True) == "bila pemain kalah serentak แพ้"
+    assert dense_text(_plan(s, thai, sm, ["เสมอ"]), True) == "แพ้พร้อมกัน"
+    assert dense_text(_plan(s, english, sm, ["แพ้"]), False) == english
 
 
 def test_thai_questions_reach_the_encoder_in_the_book_wording(env):
-    from judgekb.index.query import parse_query
-
     s = env["searcher"]
-    s.lexicon.add_thai("ตาย", "แพ้")  # an everyday word, and the tiny book's wording
-    scope = s._mask("summoner-master", None, None, None)
-    pq = parse_query("ตายพร้อมกัน")
-    assert s.dense_text(pq, s.expansion(pq, "summoner-master"), scope, "summoner-master") == (
-        "แพ้พร้อมกัน"
-    )
+    s.planner.lexicon.add_thai("ตาย", "แพ้")  # an everyday word, and the tiny book's wording
+    assert s.planner.dense_text(_plan(s, "ตายพร้อมกัน", "summoner-master"), True) == "แพ้พร้อมกัน"
 
 
 def test_glossary_entries_yield_to_rules_in_free_text_but_not_in_term_lookups(env):
     import numpy as np
 
-    from judgekb.index.query import parse_query
     from judgekb.index.search import Fusion
 
     s = env["searcher"]
-    pq = parse_query("การร่ายการ์ด")
-    scope = s._mask("summoner-master", None, None, None)
-    penalised, _ = s.scores(pq, "hybrid", "summoner-master", scope)
+    plan = _plan(s, "การร่ายการ์ด", "summoner-master")
+    dense, bm = s.raw_scores(plan, "hybrid")
+    penalised = s.rank(plan, dense, bm)
     s.fusion = Fusion(glossary_penalty=0.0)
-    plain, _ = s.scores(pq, "hybrid", "summoner-master", scope)
-    row = s.row[("th-doc", "glossary/cast")]
+    plain = s.rank(plan, dense, bm)
+    row = s.index.row[("th-doc", "glossary/cast")]
     assert np.isclose(plain[row] - penalised[row], 0.1)
-    assert np.isclose(plain[s.row[("th-doc", "100.1")]], penalised[s.row[("th-doc", "100.1")]])
+    other = s.index.row[("th-doc", "100.1")]
+    assert np.isclose(plain[other], penalised[other])
     s.fusion = Fusion()
     # The term itself still goes straight to its glossary entry.
-    hit = s.search("Cast", game="summoner-master", k=1).hits[0]
+    hit = s.search(SearchRequest.of("Cast", game="summoner-master", k=1)).hits[0]
     assert (hit.clause_id, hit.via) == ("glossary/cast", "alias")
 
 
 def test_a_lookup_word_orders_the_books_but_does_not_filter_them(env):
     s = env["searcher"]
-    assert ids(s.search("Bahagian 1", k=1)) == [("ms-doc", "1")]
-    assert ids(s.search("ข้อ 1.1", k=1)) == [("ms-doc", "1.1")]  # only the Malay book has it
+    assert ids(s.search(SearchRequest.of("Bahagian 1", k=1))) == [("ms-doc", "1")]
+    assert ids(s.search(SearchRequest.of("ข้อ 1.1", k=1))) == [
+        ("ms-doc", "1.1")
+    ]  # only the Malay book has it

@@ -1,13 +1,10 @@
 """A tiny real clause store (Thai and Malay, two games, references, an amendment, a glossary
-entry, a repaired clause and stored XSS probes) and a FakeSearcher over it.
-
-The fake only stands in for ``judgekb.index.search.Searcher`` in these tests: substring
-scoring, clause-id lookup through the real query parser, and hits built like real ones.
+entry, a repaired clause and stored XSS probes), indexed and searched by the real
+:class:`~judgekb.index.search.Searcher` with the keyword one-hot encoder of tests/fakes.py.
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -16,10 +13,12 @@ from fastapi.testclient import TestClient
 from judgekb.config import Settings
 from judgekb.corpus.model import AmendmentLink, Clause, CrossRef, Document
 from judgekb.corpus.store import ClauseStore, write_store
-from judgekb.index.hits import HitFactory
-from judgekb.index.query import parse_query
+from judgekb.index.build import build_index
+from judgekb.index.request import SearchRequest
 from judgekb.index.results import SearchResult
+from judgekb.index.search import Searcher
 from judgekb.service.app import create_app
+from tests.fakes import FakeEmbedder
 
 STORED_XSS_TITLE = '"><img src=x onerror=alert(1)>'
 STORED_XSS_TEXT = "<script>alert('stored')</script> ข้อความทดสอบ"
@@ -124,58 +123,18 @@ REFS = [
     CrossRef("vg-cr", "13.1", "11.6.1", "(11.6.1)", "11.6.1"),
 ]
 AMENDMENTS = [AmendmentLink("sm-decree-2009", "610.1", "sm-2014", "602.1.4", 0.8, "content")]
-MANIFEST = {"model": "fake", "dim": 3, "normaliser_version": "test", "corpus_hash": "abc"}
 
 
-class FakeSearcher:
-    """Substring search with the real query parser and real-shaped hits."""
+class SpySearcher(Searcher):
+    """The real :class:`Searcher` (keyword one-hot encoder), recording each request it gets."""
 
-    def __init__(self, store: ClauseStore, max_chars: int = 1000) -> None:
-        self.store = store
-        self.manifest = dict(MANIFEST)
-        self.max_chars = max_chars
-        self.calls: list[dict] = []
-        clauses = store.clauses()
-        self._factory = HitFactory(store, clauses)
-        self._row = {(c.doc_id, c.clause_id): i for i, c in enumerate(clauses)}
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.calls: list[SearchRequest] = []
 
-    def search(
-        self,
-        query: str,
-        game: str | None = None,
-        k: int = 10,
-        mode: str = "hybrid",
-        doc: str | None = None,
-        lang: str | None = None,
-        kind: str | None = None,
-    ) -> SearchResult:
-        t0 = time.perf_counter()
-        self.calls.append(
-            {"query": query, "game": game, "k": k, "mode": mode, "doc": doc, "lang": lang}
-        )
-        pq = parse_query(query, self.max_chars)
-        docs = self.store.docs_of(game) if game else self.store.documents()
-        docs = [d for d in docs if doc is None or d.doc_id == doc]
-        for cid in pq.id_candidates:
-            for d in sorted(docs, key=lambda d: d.kind != "rules"):
-                found = self.store.get(d.doc_id, cid)
-                if found:
-                    return SearchResult(query, 0.1, (self.hit(found, 1.0, (), "lookup"),), game)
-        words = pq.text.casefold().split()
-        scored = []
-        for d in docs:
-            for c in self.store.clauses(d.doc_id):
-                found = tuple(w for w in words if w in c.text.casefold())
-                if found and (kind is None or c.kind == kind):
-                    scored.append((len(found) / len(words), c, found))
-        scored.sort(key=lambda x: (-x[0], x[1].doc_id, x[1].seq))
-        hits = tuple(self.hit(c, s, m) for s, c, m in scored[:k])
-        return SearchResult(query, (time.perf_counter() - t0) * 1000, hits, game, mode)
-
-    def hit(self, c: Clause, score: float, matched: tuple[str, ...], via: str = "search"):
-        """Hits are built by the real HitFactory, so they carry real citations and refs."""
-        row = self._row[(c.doc_id, c.clause_id)]
-        return self._factory.make(row, score, via, matched)
+    def search(self, request: SearchRequest) -> SearchResult:
+        self.calls.append(request)
+        return super().search(request)
 
 
 @pytest.fixture(scope="session")
@@ -191,12 +150,18 @@ def settings(store_path: Path) -> Settings:
 
 
 @pytest.fixture(scope="session")
-def searcher(store_path: Path) -> FakeSearcher:
-    return FakeSearcher(ClauseStore(store_path))
+def searcher(store_path: Path) -> SpySearcher:
+    store = ClauseStore(store_path)
+    index_dir = store_path.parent / "index"
+    build_index(
+        store, index_dir, store_path.parent / "cache.sqlite", FakeEmbedder, FakeEmbedder.name
+    )
+    aliases = {"summoner-master": ("SM",), "vanguard": ("VG", "Vanguard")}
+    return SpySearcher(store, index_dir, FakeEmbedder(), FakeEmbedder.name, game_aliases=aliases)
 
 
 @pytest.fixture(scope="session")
-def app(settings: Settings, searcher: FakeSearcher):
+def app(settings: Settings, searcher: SpySearcher):
     return create_app(settings, searcher=searcher)
 
 

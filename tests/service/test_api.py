@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from judgekb.corpus.export import clause_detail
-from tests.service.conftest import MANIFEST
+from judgekb.index.request import Scope, SearchRequest
 
 
 def test_search_returns_search_result_json(client, searcher) -> None:
@@ -14,8 +14,8 @@ def test_search_returns_search_result_json(client, searcher) -> None:
     assert r.headers["content-type"] == "application/json"
     body = r.json()
     assert body["query"] == "kalah"
-    assert [h["clause_id"] for h in body["results"]] == ["13.1"]
-    assert body == searcher.search("kalah", game="vanguard", k=5).to_json() | {
+    assert body["results"][0]["clause_id"] == "13.1"
+    assert body == searcher.search(SearchRequest.of("kalah", game="vanguard", k=5)).to_json() | {
         "took_ms": body["took_ms"]
     }
     hit = body["results"][0]
@@ -35,21 +35,36 @@ def test_search_passes_parameters_to_the_searcher(client, searcher) -> None:
             "mode": "bm25",
             "doc": "sm-decree-2009",
             "lang": "th",
+            "kind": "clause",
+            "doc_kind": "amendment",
         },
     )
-    assert searcher.calls[-1] == {
-        "query": "Effect",
-        "game": "summoner-master",
-        "k": 3,
-        "mode": "bm25",
-        "doc": "sm-decree-2009",
-        "lang": "th",
-    }
+    assert searcher.calls[-1] == SearchRequest(
+        "Effect",
+        Scope(
+            game="summoner-master",
+            doc="sm-decree-2009",
+            doc_kind="amendment",
+            clause_kind="clause",
+            lang="th",
+        ),
+        3,
+        "bm25",
+    )
+
+
+def test_kind_means_the_clause_kind(client) -> None:
+    body = client.get("/api/search", params={"q": "Effect", "kind": "section"}).json()
+    assert [(h["clause_id"], h["kind"]) for h in body["results"]] == [("602", "section")]
+    bad = client.get("/api/search", params={"q": "Effect", "kind": "rules"})
+    assert bad.status_code == 422
 
 
 def test_search_thai_lookup_hit(client) -> None:
     body = client.get("/api/search", params={"q": "ข้อ 602.1.4"}).json()
-    assert [(h["clause_id"], h["via"]) for h in body["results"]] == [("602.1.4", "lookup")]
+    assert (body["results"][0]["clause_id"], body["results"][0]["via"]) == ("602.1.4", "lookup")
+    assert body["confidence"] == "high"
+    assert all(h["via"] != "lookup" for h in body["results"][1:])
 
 
 def test_clause_detail_json(client, app) -> None:
@@ -106,10 +121,10 @@ def test_games_and_documents(client) -> None:
     ]
 
 
-def test_healthz_reports_the_manifest(client) -> None:
+def test_healthz_reports_the_manifest(client, searcher) -> None:
     body = client.get("/healthz").json()
     assert (body["ok"], body["games"], body["documents"], body["clauses"]) == (True, 2, 3, 13)
-    assert body["manifest"] == MANIFEST
+    assert body["manifest"] == searcher.manifest
     assert body["store"]["schema_version"] == "1"
 
 
@@ -117,7 +132,7 @@ ERRORS = [
     # (url, status, extra keys expected)
     ("/api/search?q=", 400, {}),
     ("/api/search?q=%20%20", 400, {}),
-    ("/api/search", 400, {}),
+    ("/api/search", 422, {"field": "q"}),
     ("/api/search?q=" + "ก" * 1001, 413, {}),
     ("/api/search?q=x&k=0", 422, {"field": "k"}),
     ("/api/search?q=x&k=abc", 422, {"field": "k"}),

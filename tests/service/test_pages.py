@@ -66,7 +66,8 @@ def test_search_page_incoming_reference_with_preview(client) -> None:
 
 def test_search_no_results(client) -> None:
     html = client.get("/search", params={"q": "zzzz"}).text
-    assert '<p class="empty">No clause matches this query.</p>' in html
+    assert "<strong>No clear match.</strong>" in html
+    assert '<p class="best">' not in html
 
 
 @pytest.mark.parametrize(
@@ -91,7 +92,10 @@ def test_permalink_page(client) -> None:
         'href="/rules/summoner-master/602">602 ชนิดของ Effect</a> › <a '
         'href="/rules/summoner-master/602.1">602.1 Trigger Effect'
     ) in html
-    assert 'Amended ←<a class="ref" href="/rules/summoner-master/610.1?doc=sm-decree-2009"' in html
+    assert (
+        'Earlier wording:<a class="ref" href="/rules/summoner-master/610.1?doc=sm-decree-2009"'
+        in html
+    )
     assert '<span class="date">· 2009-07-25</span>' in html
     assert '<span class="refs-label">Referred to by:</span>' in html
     assert '<p class="raw">เมือ่ผูเ้ลน่ร่าย' in html

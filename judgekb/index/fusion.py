@@ -1,0 +1,52 @@
+"""Fusion of dense and BM25 scores: a pure function of score arrays and parameters.
+
+``scripts/tune_fusion.py`` grids :class:`Fusion` through :func:`fuse` exactly as search uses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """How dense and BM25 scores are combined (tuned on the dev questions only)."""
+
+    dense_weight: float = 0.5  # weight of the min-max normalised dense score
+    english_dense_weight: float = 0.5  # the same for Latin-script (Malay/English) queries
+    expand_dense: bool = True  # cross-lingual queries: the encoder sees the expansion terms too
+    norm_top: int = 200  # min-max normalisation over the top-N of each score in scope
+    # Subtracted from glossary entries' fused score: a question wants the rule, not the
+    # definition, and a query that *is* a glossary term reaches its entry by alias lookup.
+    glossary_penalty: float = 0.1
+
+
+def normalise(s: np.ndarray, mask: np.ndarray, top: int) -> np.ndarray:
+    """Min-max over the best ``top`` scores inside ``mask`` (scores below clip to 0)."""
+    vals = s[mask]
+    if vals.size == 0:
+        return np.zeros_like(s)
+    best = np.sort(vals)[::-1][:top]
+    hi, lo = float(best[0]), float(best[-1])
+    if hi - lo < 1e-9:
+        return np.where(s >= hi, 1.0, 0.0).astype(np.float32) if hi > 0 else np.zeros_like(s)
+    return np.clip((s - lo) / (hi - lo), 0.0, None).astype(np.float32)
+
+
+def fuse(
+    dense: np.ndarray,
+    bm25: np.ndarray,
+    mask: np.ndarray,
+    fusion: Fusion,
+    latin: bool,
+    glossary_rows: np.ndarray,
+) -> np.ndarray:
+    """Weighted sum of the normalised scores, glossary entries lowered; -inf outside ``mask``."""
+    w = fusion.english_dense_weight if latin else fusion.dense_weight
+    fused = w * normalise(dense, mask, fusion.norm_top) + (1 - w) * normalise(
+        bm25, mask, fusion.norm_top
+    )
+    fused = fused - fusion.glossary_penalty * glossary_rows
+    return np.where(mask, fused, -np.inf)

@@ -1,0 +1,139 @@
+"""A loaded index: the clause rows, FAISS and BM25 over them, and raw scores per row.
+
+Nothing here ranks: :mod:`judgekb.index.plan` decides what to score, :func:`fusion.fuse`
+combines scores, :mod:`judgekb.index.search` orders the hits.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from judgekb.corpus.model import Clause, Document
+from judgekb.corpus.store import ClauseStore
+from judgekb.errors import QueryError, UnknownDocument
+from judgekb.index.artifacts import check_manifest, read_manifest
+from judgekb.index.build import expected_manifest
+from judgekb.index.request import Scope
+
+if TYPE_CHECKING:
+    from judgekb.index.embedder import Embedder
+
+QUERY_CACHE_SIZE = 2048
+
+
+class LoadedIndex:
+    """Rows of both indexes in one order, with per-row game/doc/kind arrays for scoping."""
+
+    def __init__(
+        self,
+        store: ClauseStore,
+        index_dir: Path,
+        embedder: Embedder | None,
+        model_name: str,
+        faiss_kind: str | None = None,
+    ) -> None:
+        import bm25s
+        import faiss
+
+        self.store = store
+        self.manifest: dict[str, Any] = read_manifest(index_dir)
+        expected = expected_manifest(model_name, store.meta.get("corpus_hash", ""))
+        if faiss_kind is not None:
+            expected["faiss"] = faiss_kind
+        check_manifest(self.manifest, expected, index_dir)
+        self.embedder = embedder
+        ids = json.loads((index_dir / "ids.json").read_text(encoding="utf-8"))
+        by_key = {(c.doc_id, c.clause_id): c for c in store.clauses()}
+        self.clauses: list[Clause] = [by_key[(d, c)] for d, c in ids]
+        self.row = {(c.doc_id, c.clause_id): i for i, c in enumerate(self.clauses)}
+        # One query scans 3k-100k vectors: a single thread is fast enough, and faiss's own
+        # OpenMP team would otherwise spin against torch's on the two cores (p95 24 -> 19 ms).
+        faiss.omp_set_num_threads(1)
+        self.dense = faiss.read_index(str(index_dir / "dense.faiss"))
+        self.bm25 = bm25s.BM25.load(str(index_dir / "bm25"), show_progress=False)
+        self.docs: dict[str, Document] = {d.doc_id: d for d in store.documents()}
+        self.games = store.games()
+        docs = self.docs
+        self.game_of_row = np.array([docs[c.doc_id].game for c in self.clauses])
+        self.doc_of_row = np.array([c.doc_id for c in self.clauses])
+        self.lang_of_row = np.array([c.lang for c in self.clauses])
+        self.kind_of_row = np.array([c.kind for c in self.clauses])
+        self.doc_kind_of_row = np.array([docs[c.doc_id].kind for c in self.clauses])
+        self.is_glossary_row = (self.kind_of_row == "glossary").astype(np.float32)
+        self.query_cache_size = QUERY_CACHE_SIZE  # 0 disables it (benchmarks do)
+        self._qcache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.clauses)
+
+    # scope ------------------------------------------------------------------------------
+    def mask(self, scope: Scope) -> np.ndarray:
+        """Rows inside ``scope``; an unknown game or document is an error naming the valid ones."""
+        mask = np.ones(len(self.clauses), dtype=bool)
+        if scope.game is not None:
+            self.store.check_game(scope.game)
+            mask &= self.game_of_row == scope.game
+        if scope.doc is not None:
+            if scope.doc not in self.docs:
+                raise UnknownDocument(scope.doc, list(self.docs))
+            mask &= self.doc_of_row == scope.doc
+        if scope.lang is not None:
+            mask &= self.lang_of_row == scope.lang
+        if scope.doc_kind is not None:
+            mask &= self.doc_kind_of_row == scope.doc_kind
+        if scope.clause_kind is not None:
+            mask &= self.kind_of_row == scope.clause_kind
+        if scope.edition is not None:
+            versions = {d.doc_id for d in self.docs.values() if d.version == scope.edition}
+            if not versions:
+                known = sorted({d.version for d in self.docs.values()})
+                raise QueryError(f"unknown edition {scope.edition!r}; known: {', '.join(known)}")
+            mask &= np.isin(self.doc_of_row, sorted(versions))
+        return mask
+
+    # raw scores -------------------------------------------------------------------------
+    def bm25_scores(self, tokens: list[str]) -> np.ndarray:
+        if not tokens:
+            return np.zeros(len(self.clauses), dtype=np.float32)
+        return np.asarray(self.bm25.get_scores(tokens), dtype=np.float32)
+
+    def dense_scores(self, text: str) -> np.ndarray:
+        """Cosine of every row to the encoded ``text`` (-1 where an approximate index skips)."""
+        if self.embedder is None:
+            raise QueryError("dense search needs an embedding model, none is loaded")
+        qv = self.query_vector(text)
+        n = self.dense.ntotal
+        k = n if self.manifest.get("faiss") == "flat" else min(n, 1000)
+        scores, idx = self.dense.search(np.ascontiguousarray(qv, dtype=np.float32), k)
+        out = np.full(n, -1.0, dtype=np.float32)
+        valid = idx[0] >= 0
+        out[idx[0][valid]] = scores[0][valid]
+        return out
+
+    def set_query_cache(self, size: int) -> None:
+        """Resize (0 disables) the query-vector cache and empty it."""
+        with self._cache_lock:
+            self.query_cache_size = size
+            self._qcache.clear()
+
+    def query_vector(self, text: str) -> np.ndarray:
+        """Encoded query, from a small LRU cache: judges at one event repeat searches."""
+        with self._cache_lock:
+            hit = self._qcache.get(text)
+            if hit is not None:
+                self._qcache.move_to_end(text)
+                return hit
+        assert self.embedder is not None
+        vec = self.embedder.encode_queries([text])
+        with self._cache_lock:
+            self._qcache[text] = vec
+            while len(self._qcache) > self.query_cache_size:
+                self._qcache.popitem(last=False)
+        return vec
