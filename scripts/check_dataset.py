@@ -6,7 +6,11 @@ Checks, per the dataset contract (docs/architecture.md "Eval"):
   rulebook text: at line starts for rule books, anywhere for the one-line 2009 decree; plus
   Vanguard "Bahagian N" sections and Summoner Master glossary headings);
 - no question copies a run of 4 words from the text of one of its gold clauses (pythainlp
-  ``newmm`` tokens for Thai, whitespace words otherwise; punctuation and spaces ignored).
+  ``newmm`` tokens for Thai, whitespace words otherwise; punctuation and spaces ignored);
+- the issue-11 keys: a no-game question's gold is looked up in its ``gold_game``; every
+  ``ambiguous`` and ``elsewhere`` (game, clause_id) exists in that game; an ``elsewhere`` number
+  is not printed by the selected game. (Which games own a number is judged on the built store by
+  the eval itself; the raw-text extraction here also sees glossary list numbers.)
 
 Usage: python scripts/check_dataset.py [FILE ...]   (default: the shipped dev and test sets)
 Exit status 1 when any problem is found.
@@ -129,11 +133,25 @@ def copied_runs(question: str, gold_text: str) -> set[tuple[str, ...]]:
     return ngrams(words(question)) & ngrams(words(gold_text))
 
 
-def check_question(q: dict, books: dict[str, dict[str, str]]) -> list[str]:
-    """Problems of one question: unknown gold ids and copied 4-word runs."""
-    scope = f"{q['game']}@{q['doc']}" if "doc" in q else q["game"]
-    clauses = books.get(scope, {})
+def check_pairs(q: dict, books: dict[str, dict[str, str]]) -> list[str]:
+    """Problems of the ``ambiguous`` / ``elsewhere`` (game, clause_id) lists of one question."""
     problems = []
+    for key in ("ambiguous", "elsewhere"):
+        for pair in q.get(key, []):
+            if pair["clause_id"] not in books.get(pair["game"], {}):
+                problems.append(f"{key} {pair['clause_id']!r} not found in {pair['game']}")
+    for pair in q.get("elsewhere", []):
+        if pair["clause_id"] in books.get(q["game"], {}):
+            problems.append(f"elsewhere {pair['clause_id']!r} is printed by {q['game']} itself")
+    return problems
+
+
+def check_question(q: dict, books: dict[str, dict[str, str]]) -> list[str]:
+    """Problems of one question: unknown gold ids, copied 4-word runs, ambiguous/elsewhere ids."""
+    game = q["game"] if q["game"] is not None else q.get("gold_game")
+    scope = f"{game}@{q['doc']}" if "doc" in q else game
+    clauses = books.get(str(scope), {})
+    problems = check_pairs(q, books)
     for gid in q["gold"]:
         if gid not in clauses:
             problems.append(f"gold {gid!r} not found in {scope}")
