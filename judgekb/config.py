@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -34,7 +35,7 @@ class Settings(BaseSettings):
     )
     query_prefix: str = Field("query: ", description="Prefix added to queries before encoding.")
     passage_prefix: str = Field("passage: ", description="Prefix added to clause text.")
-    faiss_index: str = Field(
+    faiss_index: Literal["flat", "hnsw"] = Field(
         "flat",
         description="FAISS index type: 'flat' (exact inner product) or 'hnsw' (approximate).",
     )

@@ -24,54 +24,53 @@ sys.path.insert(0, str(REPO))
 from judgekb.config import Settings  # noqa: E402
 from judgekb.eval.dataset import load_dataset  # noqa: E402
 from judgekb.eval.metrics import mrr_at_k, recall_at_k  # noqa: E402
-from judgekb.index.query import parse_query  # noqa: E402
-from judgekb.index.search import Fusion, Searcher, load_searcher  # noqa: E402
+from judgekb.index.fusion import Fusion, fuse  # noqa: E402
+from judgekb.index.plan import QueryPlan  # noqa: E402
+from judgekb.index.request import SearchRequest  # noqa: E402
+from judgekb.index.search import Searcher, load_searcher  # noqa: E402
 from judgekb.index.tokenize import tokenize  # noqa: E402
 
 
 @dataclass
 class Case:
     question: dict
-    lang: str
-    mask: np.ndarray
-    terms: list[str]
-    bm25: np.ndarray
-    dense: np.ndarray
-    dense_expanded: np.ndarray
+    plan: QueryPlan
     relevant: np.ndarray
+    bm25: np.ndarray
+    dense: np.ndarray  # the query as typed
+    dense_expanded: np.ndarray  # expanded or rewritten in the book's wording
 
 
 def prepare(s: Searcher, dataset: str) -> list[Case]:
+    """Raw scores of both retrievers per dev question, through the searcher's own plan."""
     cases = []
     for q in load_dataset(dataset):
-        if q["kind"] == "lookup":
+        if q["kind"] == "lookup" or not q.get("game"):
             continue
-        pq = parse_query(q["question"])
-        mask = s._mask(q["game"], None, None, None)
-        exp = s.expansion(pq, q["game"])
-        terms = tokenize(pq.text) + [t for e in exp for t in tokenize(e)]
-        dense = s._dense_scores(pq.text, mask)
-        s.fusion = Fusion(expand_dense=True)
-        text = s.dense_text(pq, exp, mask, q["game"])  # expanded or rewritten in book wording
-        dx = s._dense_scores(text, mask) if text != pq.text else dense
+        plan = s.planner.plan(SearchRequest.of(q["question"], game=q["game"]))
+        dx, bm = s.raw_scores(plan, "hybrid")
+        plain = s.planner.dense_text(plan, expand=False)
+        text = s.planner.dense_text(plan, expand=True)
+        dense = s.index.dense_scores(plain) if text != plain else dx
         gold = set(q["gold"])
         rel = np.array(
-            [c.clause_id in gold and (not q.get("doc") or c.doc_id == q["doc"]) for c in s.clauses]
+            [
+                c.clause_id in gold and (not q.get("doc") or c.doc_id == q["doc"])
+                for c in s.index.clauses
+            ]
         )
-        cases.append(Case(q, pq.lang, mask, terms, s._bm25_scores(terms), dense, dx, rel))
+        cases.append(Case(q, plan, rel, bm, dense, dx))
     return cases
 
 
 def score(s: Searcher, cases: list[Case], fusion: Fusion) -> tuple[float, float, float]:
-    """(R@5, MRR@10, English R@5) of ``fusion`` over ``cases``."""
-    s.fusion = fusion
+    """(R@5, MRR@10, English R@5) of ``fusion`` over ``cases``, ranked by ``fuse()``."""
     r5, mrr, r5en = [], [], []
     for c in cases:
         d = c.dense_expanded if fusion.expand_dense else c.dense
-        w = fusion.english_dense_weight if c.lang == "latin" else fusion.dense_weight
-        f = w * s._normalise(d, c.mask) + (1 - w) * s._normalise(c.bm25, c.mask)
-        f = f - fusion.glossary_penalty * s.is_glossary_row
-        order = np.argsort(-np.where(c.mask, f, -np.inf), kind="stable")[:10]
+        latin = c.plan.pq.lang == "latin"
+        f = fuse(d, c.bm25, c.plan.mask, fusion, latin, s.index.is_glossary_row)
+        order = np.argsort(-f, kind="stable")[:10]
         relv = [bool(c.relevant[i]) for i in order]
         r5.append(recall_at_k(relv, 5))
         mrr.append(mrr_at_k(relv, 10))
@@ -105,8 +104,9 @@ def tune_bm25(s: Searcher, cases: list[Case]) -> None:
 
     from judgekb.index.passages import heading_paths, passage_text
 
-    paths = heading_paths(s.clauses)
-    tokens = [tokenize(passage_text(c, paths[(c.doc_id, c.clause_id)])) or ["∅"] for c in s.clauses]
+    clauses = s.index.clauses
+    paths = heading_paths(clauses)
+    tokens = [tokenize(passage_text(c, paths[(c.doc_id, c.clause_id)])) or ["∅"] for c in clauses]
     fusion = s.fusion
     rows = []
     for method, k1, b in itertools.product(
@@ -115,7 +115,7 @@ def tune_bm25(s: Searcher, cases: list[Case]) -> None:
         bm = bm25s.BM25(k1=k1, b=b, method=method)
         bm.index(tokens, show_progress=False)
         for c in cases:
-            c.bm25 = np.asarray(bm.get_scores(c.terms), dtype=np.float32)
+            c.bm25 = np.asarray(bm.get_scores(c.plan.terms), dtype=np.float32)
         rows.append((*score(s, cases, fusion), method, k1, b))
     rows.sort(reverse=True)
     for r5, mrr, r5en, method, k1, b in rows[:15]:

@@ -93,6 +93,8 @@ def tiny_corpus():
         c(ms, "1", None, "Gambaran", "section", "Gambaran", seq=0),
         c(ms, "1.1", "1", "Jika kedua-dua pemain kalah serentak, permainan seri.", seq=1),
         c(ms, "1.2", "1", "Pemain tarik satu kad (1.1).", seq=2),
+        # 100.2 is printed by both games: a lookup of it with no game is ambiguous.
+        c(ms, "100.2", "1", "Kad dalam dek tidak boleh dilihat.", seq=3),
     ]
     refs = [
         CrossRef("th-doc", "100.2", "100.1", "ดู 100.1", "100.1"),

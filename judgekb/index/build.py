@@ -105,6 +105,7 @@ def build_index(
     t0 = time.perf_counter()
     clauses = store.clauses()
     expected = expected_manifest(model_name, store.meta.get("corpus_hash", ""))
+    expected["faiss"] = faiss_kind  # a changed JUDGEKB_FAISS_INDEX rebuilds
     if not force and index_is_current(index_dir, expected):
         return IndexBuild(len(clauses), 0, True, time.perf_counter() - t0)
     paths = heading_paths(clauses)

@@ -46,6 +46,8 @@ class LoadedIndex:
         expected = expected_manifest(model_name, store.meta.get("corpus_hash", ""))
         if faiss_kind is not None:
             expected["faiss"] = faiss_kind
+        if embedder is not None:
+            expected["dim"] = embedder.dim
         check_manifest(self.manifest, expected, index_dir)
         self.embedder = embedder
         ids = json.loads((index_dir / "ids.json").read_text(encoding="utf-8"))

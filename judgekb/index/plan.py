@@ -50,14 +50,10 @@ class QueryPlan:
     ambiguous_games: tuple[str, ...] = ()
     elsewhere: tuple[Elsewhere, ...] = ()
     search_text: str = ""  # what BM25 and the encoder see (the sentence without numbers)
+    bare: bool = False  # the query was only clause numbers (and game names)
     expansion: list[str] = field(default_factory=list)
     terms: list[str] = field(default_factory=list)  # BM25 tokens (query + expansion)
     lang: str = "none"  # th | ms | en | none
-
-    @property
-    def bare(self) -> bool:
-        """The query was only clause numbers (and game names): nothing else to search."""
-        return not any(ch.isalpha() for ch in self.search_text) if self.pq.mentions else False
 
 
 class Planner:
@@ -99,7 +95,11 @@ class Planner:
         mask = self.index.mask(scope)
         named = self.names.find(pq.text)
         rest = _drop_spans(pq.rest, [s for _, s in self.names.find(pq.rest)])
-        plan = QueryPlan(request, pq, mask, scope.game, search_text=rest or pq.text)
+        # A bare number ("602.1.4", "OP 6-5-5-1") fills its page with look-alikes of the number
+        # itself, below the clause it names; a sentence searches its own words.
+        bare = bool(pq.mentions) and not any(ch.isalpha() for ch in rest)
+        text = pq.text if bare or not rest else rest
+        plan = QueryPlan(request, pq, mask, scope.game, search_text=text, bare=bare)
         plan.lang = self.languages.query_lang(plan.search_text, pq.lang)
         if scope.game is None and scope.doc is None:
             assert base is not None
@@ -181,13 +181,11 @@ class Planner:
         if mention.amendment:
             docs = [d for d in docs if d.kind == "amendment"]
         rows: list[int] = []
-        for cid in mention.ids:
+        for cid in mention.ids:  # the printed form first, then the other separator
             for d in docs:
                 i = self.index.row.get((d.doc_id, cid))
                 if i is not None and i not in rows:
                     rows.append(i)
-            if rows:
-                break
         return rows
 
     def _elsewhere(self, rows: list[int], game: str) -> list[Elsewhere]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from judgekb.index.confidence import SearchSignals
     from judgekb.index.games import GameEvidence
     from judgekb.index.plan import Elsewhere
 
@@ -97,6 +98,7 @@ class SearchResult:
     ambiguous_games: tuple[str, ...] = ()  # a clause number several games print
     elsewhere: tuple[Elsewhere, ...] = ()  # a number the chosen game does not print
     inferred: GameEvidence | None = None  # the game the question named or implied
+    signals: SearchSignals | None = None  # what confidence was judged from (not in the JSON)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -110,7 +110,7 @@ class Searcher:
 
         for row, via in plan.lookups:
             add(row, 1.0, via)
-        if plan.lookups and not plan.bare and not plan.ambiguous_games:
+        if plan.lookups and not plan.ambiguous_games:
             for target in self._refs_of(plan.lookups[0][0], plan.mask):
                 add(target, 1.0, "ref")
         signals = SearchSignals(0.0, 0.0, 0.0, 0.0, 0)
@@ -135,6 +135,7 @@ class Searcher:
             ambiguous_games=plan.ambiguous_games,
             elsewhere=plan.elsewhere,
             inferred=plan.inferred,
+            signals=signals,
         )
 
     # ordering ---------------------------------------------------------------------------

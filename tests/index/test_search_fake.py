@@ -37,7 +37,7 @@ def ids(result):
 
 
 def test_build_embeds_every_clause_once_then_skips(env):
-    assert env["result"].embedded == 9 and not env["result"].skipped
+    assert env["result"].embedded == 10 and not env["result"].skipped
     again = build_index(
         env["store"], env["tmp"] / "index", env["tmp"] / "cache.sqlite", FakeEmbedder, "fake-onehot"
     )

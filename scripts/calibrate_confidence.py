@@ -1,0 +1,105 @@
+"""Fit the search confidence model on the DEV part only; write judgekb/data/confidence.toml.
+
+    .venv/bin/python scripts/calibrate_confidence.py [--dataset judgekb/eval/datasets/dev.jsonl]
+        [--precision 0.9] [--dry-run]
+
+Each dev question is searched as the page would (within its game; questions without a game
+over all games); a logistic model over the search's own signals (top cosine, fused score and
+margin, share of known words, length) learns whether the top hit is a gold clause. Off-topic
+and nonsense rows are negatives. ``high`` is the lowest probability at which dev precision is
+at least ``--precision`` (set above the 0.85 bar: unseen questions come out a few points
+lower); ``none`` the probability below which at most 5 % of real dev questions fall.
+Lookups (clause numbers) are not part of the fit: they are ``high`` by construction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from judgekb.config import DATA_DIR, Settings  # noqa: E402
+from judgekb.eval.dataset import load_dataset  # noqa: E402
+from judgekb.index.confidence import FEATURES, ConfidenceModel  # noqa: E402
+from judgekb.index.request import SearchRequest  # noqa: E402
+from judgekb.index.search import load_searcher  # noqa: E402
+
+NOT_FITTED = ("lookup", "cited", "ambiguous", "elsewhere")
+
+
+def collect(dataset: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    s = load_searcher(Settings())
+    s.set_query_cache(0)
+    xs, ys, offtopic, kinds = [], [], [], []
+    for q in load_dataset(dataset):
+        if q["kind"] in NOT_FITTED:
+            continue
+        result = s.search(SearchRequest.of(q["question"], game=q.get("game")))
+        if result.signals is None or not result.hits:
+            continue
+        top = result.hits[0]
+        gold = set(q["gold"])
+        right = top.clause_id in gold and (not q.get("doc") or top.doc_id == q["doc"])
+        if q.get("gold_game") and top.game != q["gold_game"]:
+            right = False
+        xs.append(result.signals.vector())
+        ys.append(bool(right))
+        offtopic.append(q["kind"] == "offtopic")
+        kinds.append(q["kind"])
+    return np.array(xs), np.array(ys), np.array(offtopic), kinds
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dataset", type=Path, default=DATA_DIR.parent / "eval/datasets/dev.jsonl")
+    ap.add_argument("--precision", type=float, default=0.9)
+    ap.add_argument("--dry-run", action="store_true")
+    args = ap.parse_args()
+    if "test" in args.dataset.name:
+        sys.exit("calibrate on dev questions only, never on the test part")
+    from sklearn.linear_model import LogisticRegression
+
+    x, y, off, _ = collect(args.dataset)
+    clf = LogisticRegression(C=1.0, max_iter=1000).fit(x, y)
+    p = clf.predict_proba(x)[:, 1]
+    real = ~off
+    high = 1.0
+    for t in sorted(set(np.round(p[real], 4))):
+        chosen = real & (p >= t)
+        if chosen.sum() >= 10 and y[chosen].mean() >= args.precision:
+            high = float(t)
+            break
+    none_prob = float(np.quantile(p[real], 0.05))
+    model = ConfidenceModel(
+        tuple(float(w) for w in clf.coef_[0]), float(clf.intercept_[0]), high, none_prob
+    )
+    chosen = real & (p >= high)
+    print(
+        f"{real.sum()} real dev questions, {off.sum()} off-topic; top-1 right {y[real].mean():.3f}"
+    )
+    print(
+        f"high >= {high:.3f}: precision {y[chosen].mean():.3f}, coverage {chosen.mean() / real.mean():.3f}"
+    )
+    print(
+        f"none < {none_prob:.3f}: real {np.mean(p[real] < none_prob):.3f}, off-topic {np.mean(p[off] < none_prob):.3f}"
+    )
+    print(f"off-topic judged high: {int((off & (p >= high)).sum())}")
+    if args.dry_run:
+        return
+    weights = "\n".join(f"{f} = {w:.6f}" for f, w in zip(FEATURES, model.weights, strict=True))
+    (DATA_DIR / "confidence.toml").write_text(
+        "# Written by scripts/calibrate_confidence.py on the dev questions; rerun it after a\n"
+        "# ranking change. Features: judgekb/index/confidence.py.\n"
+        f"[model]\nbias = {model.bias:.6f}\nhigh = {model.high:.6f}\nnone_prob = {model.none_prob:.6f}\n\n"
+        f"[model.weights]\n{weights}\n",
+        encoding="utf-8",
+    )
+
+
+if __name__ == "__main__":
+    main()
