@@ -59,12 +59,21 @@ def main() -> None:
     ap.add_argument("--dataset", type=Path, default=DATA_DIR.parent / "eval/datasets/dev.jsonl")
     ap.add_argument("--precision", type=float, default=0.9)
     ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument(
+        "--reuse", action="store_true", help="refit on var/calibration.npz from the last run"
+    )
     args = ap.parse_args()
     if "test" in args.dataset.name:
         sys.exit("calibrate on dev questions only, never on the test part")
     from sklearn.linear_model import LogisticRegression
 
-    x, y, off, _ = collect(args.dataset)
+    cache = REPO / "var" / "calibration.npz"
+    if args.reuse:
+        data = np.load(cache)
+        x, y, off = data["x"], data["y"], data["off"]
+    else:
+        x, y, off, _ = collect(args.dataset)
+        np.savez(cache, x=x, y=y, off=off)
     clf = LogisticRegression(C=1.0, max_iter=1000).fit(x, y)
     p = clf.predict_proba(x)[:, 1]
     real = ~off

@@ -27,7 +27,15 @@ from judgekb.config import DATA_DIR
 from judgekb.errors import ConfigError
 from judgekb.index.request import Confidence
 
-FEATURES = ("top_dense", "top_fused", "margin", "known_share", "n_words")
+FEATURES = (
+    "top_dense",
+    "top_fused",
+    "margin",
+    "known_share",
+    "n_words",
+    "dense_margin",
+    "agree",
+)
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,8 @@ class SearchSignals:
     margin: float  # fused score of hit 1 minus hit 2
     known_share: float  # share of the query's words a rulebook prints or the term tables map
     n_words: int
+    dense_margin: float = 0.0  # cosine of the dense top row minus the dense second row
+    agree: float = 0.0  # 1 when the fused top hit is also BM25's and dense's own first
 
     def vector(self) -> list[float]:
         return [
@@ -47,6 +57,8 @@ class SearchSignals:
             self.margin,
             self.known_share,
             math.log1p(self.n_words),
+            self.dense_margin,
+            self.agree,
         ]
 
 

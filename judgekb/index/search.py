@@ -120,7 +120,7 @@ class Searcher:
             fused = self.rank(plan, dense, bm)
             best = np.argsort(-fused, kind="stable")[: k + len(seen) + 1]
             order = [int(i) for i in best if np.isfinite(fused[i])]
-            signals = self._signals(plan, dense, fused, order)
+            signals = self._signals(plan, dense, bm, fused, order)
             for i in order:
                 add(i, float(fused[i]), "search", plan.terms)
         hits = self._current_first(hits, plan)
@@ -183,7 +183,12 @@ class Searcher:
 
     # confidence -------------------------------------------------------------------------
     def _signals(
-        self, plan: QueryPlan, dense: np.ndarray, fused: np.ndarray, order: list[int]
+        self,
+        plan: QueryPlan,
+        dense: np.ndarray,
+        bm: np.ndarray,
+        fused: np.ndarray,
+        order: list[int],
     ) -> SearchSignals:
         words = [w for w in tokenize(plan.search_text) if any(ch.isalpha() for ch in w)]
         known = sum(self._known(w, plan.pq.lang) for w in words) / len(words) if words else 0.0
@@ -191,8 +196,20 @@ class Searcher:
             return SearchSignals(0.0, 0.0, 0.0, known, len(words))
         top = order[0]
         second = float(fused[order[1]]) if len(order) > 1 else 0.0
+        d = np.where(plan.mask, dense, -np.inf)
+        d_top = np.argpartition(-d, 1)[:2] if d.size > 1 else np.array([top, top])
+        d_sorted = sorted((float(d[i]) for i in d_top), reverse=True)
+        dense_margin = d_sorted[0] - d_sorted[1] if np.isfinite(d_sorted[1]) else 0.0
+        b = np.where(plan.mask, bm, -np.inf)
+        agree = float(int(np.argmax(d)) == top) + float(int(np.argmax(b)) == top)
         return SearchSignals(
-            float(dense[top]), float(fused[top]), float(fused[top]) - second, known, len(words)
+            float(dense[top]),
+            float(fused[top]),
+            float(fused[top]) - second,
+            known,
+            len(words),
+            dense_margin,
+            agree / 2,
         )
 
     def _known(self, word: str, script: str) -> bool:
