@@ -26,6 +26,8 @@ class Manifest:
     documents: tuple[Document, ...]
     numbering: dict[str, str]  # doc_id -> numbering style
     game_aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)  # slug -> names
+    # doc_id -> names judges call a document by ("2009 decree", "ประกาศ 2009")
+    doc_aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def document(self, doc_id: str) -> Document:
         for doc in self.documents:
@@ -75,6 +77,7 @@ def load_manifest(path: Path, rulebook_dir: Path | None = None) -> Manifest:
     lines = _entry_lines(text, "document")
     docs: list[Document] = []
     numbering: dict[str, str] = {}
+    doc_aliases: dict[str, tuple[str, ...]] = {}
     for i, entry in enumerate(data.get("document", [])):
         line = lines[i] if i < len(lines) else None
         doc = _read_document(entry, games, path, line)
@@ -82,6 +85,7 @@ def load_manifest(path: Path, rulebook_dir: Path | None = None) -> Manifest:
             raise ManifestError(f"duplicate doc_id {doc.doc_id!r}", path=str(path), line=line)
         docs.append(doc)
         numbering[doc.doc_id] = str(entry.get("numbering", "dotted"))
+        doc_aliases[doc.doc_id] = _names(entry, "[[document]]", path, line)
     if not docs:
         raise ManifestError("manifest lists no [[document]]", path=str(path))
     for doc in docs:
@@ -90,7 +94,15 @@ def load_manifest(path: Path, rulebook_dir: Path | None = None) -> Manifest:
                 f"{doc.doc_id} amends unknown document {doc.amends!r}", path=str(path)
             )
     base = rulebook_dir if rulebook_dir is not None else path.parent / "rulebooks"
-    return Manifest(path, base, games, tuple(docs), numbering, aliases)
+    return Manifest(path, base, games, tuple(docs), numbering, aliases, doc_aliases)
+
+
+def _names(entry: dict, table: str, path: Path, line: int | None) -> tuple[str, ...]:
+    """An entry's ``aliases``: a list of non-empty names."""
+    names = entry.get("aliases", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise ManifestError(f"{table} 'aliases' must be a list of names", path=str(path), line=line)
+    return tuple(names)
 
 
 def _read_games(
@@ -107,12 +119,7 @@ def _read_games(
             raise ManifestError(
                 "[[game]] needs string 'slug' and 'name'", path=str(path), line=line
             )
-        names = entry.get("aliases", [])
-        if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-            line = lines[i] if i < len(lines) else None
-            raise ManifestError(
-                "[[game]] 'aliases' must be a list of names", path=str(path), line=line
-            )
+        names = _names(entry, "[[game]]", path, lines[i] if i < len(lines) else None)
         games[slug] = name
         aliases[slug] = (name, *names)
     for slug in GAME_SLUGS:

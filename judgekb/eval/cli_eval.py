@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judgekb.errors import ConfigError
+from judgekb.eval.cases import Outcome
 from judgekb.index.request import SearchRequest
 
 if TYPE_CHECKING:
@@ -17,14 +18,17 @@ if TYPE_CHECKING:
 MODES = ("bm25", "dense", "hybrid")
 
 
-def search_fn_for(
-    searcher: Searcher,
-) -> Callable[[str, str | None, int, str], list[tuple[str, str]]]:
-    """Adapt :meth:`Searcher.search` to the runner's ranked (doc_id, clause_id) pairs."""
+def search_fn_for(searcher: Searcher) -> Callable[[str, str | None, int, str], Outcome]:
+    """Adapt :meth:`Searcher.search` to the runner's :class:`Outcome`."""
 
-    def search_fn(question: str, game: str | None, k: int, mode: str) -> list[tuple[str, str]]:
+    def search_fn(question: str, game: str | None, k: int, mode: str) -> Outcome:
         result = searcher.search(SearchRequest.of(question, game=game, k=k, mode=mode))
-        return [(h.doc_id, h.clause_id) for h in result.hits]
+        return Outcome(
+            tuple((h.game, h.doc_id, h.clause_id) for h in result.hits),
+            result.confidence,
+            tuple(result.ambiguous_games),
+            tuple((e.game, e.clause_id) for e in result.elsewhere),
+        )
 
     return search_fn
 

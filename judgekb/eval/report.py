@@ -34,10 +34,45 @@ def mode_table(mode: str, summary: dict[str, Any]) -> Table:
     for key in (*METRIC_KEYS, "n"):
         table.add_column(key, justify="right")
     table.add_row("overall", *_metric_cells(summary["overall"]), end_section=True)
+    if "all_games" in summary:
+        every = summary["all_games"]
+        table.add_row("all games, no filter", *_metric_cells(every["overall"]), end_section=True)
     for group, field in GROUPS:
         rows = summary.get(group, {})
         for i, (name, row) in enumerate(rows.items()):
             table.add_row(f"{field}={name}", *_metric_cells(row), end_section=i == len(rows) - 1)
+    return table
+
+
+def cases_table(mode: str, summary: dict[str, Any]) -> Table:
+    """The issue-11 cases of one mode: multi-clause, ambiguous, elsewhere, off-topic, games,
+    confidence."""
+    cases = summary["cases"]
+    conf = cases["confidence"]
+    off = cases["offtopic"]
+    table = Table(title=f"cases: {mode}")
+    table.add_column("case")
+    table.add_column("figure", justify="right")
+    table.add_column("n", justify="right")
+    rows = [
+        ("Multi-HR@5 (all gold clauses in the top 5)", cases["multi_hr@5"]),
+        ("ambiguous numbers: each game's clause first", cases["ambiguous"]),
+        ("numbers elsewhere: the game named", cases["elsewhere"]),
+        ("no game given: top hit's game right", cases["nogame_top_game_right"]),
+    ]
+    for name, row in rows:
+        table.add_row(name, f"{row['rate']:.3f}", str(row["n"]))
+    if "all_games" in summary:
+        every = summary["all_games"]
+        table.add_row(
+            "all games: top hit's game right",
+            f"{every['top_game_right']:.3f}",
+            str(every["overall"]["n"]),
+        )
+    table.add_row("off-topic said high (bar: 0)", str(off["high"]), str(off["n"]))
+    table.add_row("off-topic said none", str(off["none"]), str(off["n"]))
+    table.add_row("confidence high: precision", f"{conf['high_precision']:.3f}", str(conf["high"]))
+    table.add_row("confidence high: coverage", f"{conf['high_coverage']:.3f}", str(conf["n"]))
     return table
 
 
@@ -68,6 +103,8 @@ def render_report(result: dict[str, Any], max_misses: int = MAX_MISSES) -> str:
     console = Console(file=buffer, width=REPORT_WIDTH, color_system=None, force_terminal=False)
     for mode, summary in result["modes"].items():
         console.print(mode_table(mode, summary))
+        if "cases" in summary:
+            console.print(cases_table(mode, summary))
         console.print()
     latency = result.get("latency_ms", {})
     console.print(

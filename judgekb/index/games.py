@@ -27,7 +27,10 @@ class GameEvidence:
     """Why a question was scoped to a game."""
 
     game: str
-    reason: str  # "named" (the question names the game) | "terms" (words only its books print)
+    # "named" (the question names the game) | "document" (it names one of the game's documents)
+    # | "language" (only that game's books are in the question's language)
+    # | "terms" (words only its books print)
+    reason: str
     words: tuple[str, ...]
 
     def to_json(self) -> dict[str, object]:

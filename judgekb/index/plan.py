@@ -9,7 +9,7 @@ rulebook terms it expands to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -46,6 +46,7 @@ class QueryPlan:
     mask: np.ndarray  # rows searched
     game: str | None  # the chosen or inferred game
     inferred: GameEvidence | None = None
+    doc: str | None = None  # a document the question names ("the 2009 decree"): searched alone
     lookups: list[tuple[int, str]] = field(default_factory=list)  # (row, "lookup" | "alias")
     ambiguous_games: tuple[str, ...] = ()
     elsewhere: tuple[Elsewhere, ...] = ()
@@ -65,10 +66,12 @@ class Planner:
         lexicon: Lexicon,
         names: GameNames,
         max_query_chars: int,
+        doc_names: GameNames | None = None,
     ) -> None:
         self.index = index
         self.lexicon = lexicon
         self.names = names
+        self.doc_names = doc_names or GameNames({})
         self.max_query_chars = max_query_chars
         game_of = {d: doc.game for d, doc in index.docs.items()}
         self.book_text = BookText(index.clauses, game_of)
@@ -94,14 +97,17 @@ class Planner:
         base = self.index.mask(scope.with_game(None)) if scope.game is None else None
         mask = self.index.mask(scope)
         named = self.names.find(pq.text)
-        rest = _drop_spans(pq.rest, [s for _, s in self.names.find(pq.rest)])
+        docs_named = self.doc_names.find(pq.rest)
+        names_in_rest = self.names.find(pq.rest) + docs_named
+        rest = _drop_spans(pq.rest, [s for _, s in names_in_rest])
         # A bare number ("602.1.4", "OP 6-5-5-1") fills its page with look-alikes of the number
         # itself, below the clause it names; a sentence searches its own words.
         bare = bool(pq.mentions) and not any(ch.isalpha() for ch in rest)
         text = pq.text if bare or not rest else rest
         plan = QueryPlan(request, pq, mask, scope.game, search_text=text, bare=bare)
         plan.lang = self.languages.query_lang(plan.search_text, pq.lang)
-        if scope.game is None and scope.doc is None:
+        self._scope_to_document(plan, docs_named)
+        if scope.game is None and scope.doc is None and plan.doc is None:
             assert base is not None
             plan.inferred = self._infer_game(plan, named, base)
             if plan.inferred is not None:
@@ -111,6 +117,22 @@ class Planner:
         plan.expansion = self.expansion(plan.search_text, pq.lang, plan.game)
         plan.terms = tokenize(plan.search_text) + [t for e in plan.expansion for t in tokenize(e)]
         return plan
+
+    def _scope_to_document(self, plan: QueryPlan, named: list[tuple[str, tuple[int, int]]]) -> None:
+        """A question naming one document ("under the 2009 decree") searches that document."""
+        scope = plan.request.scope
+        doc_ids = list(dict.fromkeys(d for d, _ in named))
+        if len(doc_ids) != 1 or scope.doc is not None:
+            return
+        doc = self.index.docs.get(doc_ids[0])
+        if doc is None or scope.game not in (None, doc.game):
+            return
+        plan.doc = doc.doc_id
+        plan.mask = self.index.mask(replace(scope, game=doc.game, doc=doc.doc_id))
+        if scope.game is None:
+            words = tuple(plan.pq.rest[a:b] for _, (a, b) in named)
+            plan.inferred = GameEvidence(doc.game, "document", words)
+        plan.game = doc.game
 
     def _infer_game(
         self, plan: QueryPlan, named: list[tuple[str, tuple[int, int]]], base: np.ndarray
@@ -138,20 +160,19 @@ class Planner:
         seen: set[int] = set()
         elsewhere: list[Elsewhere] = []
         ambiguous: list[str] = []
+        everywhere = np.ones(len(idx), dtype=bool)
         for mention in plan.pq.mentions:
-            found = self._mention_rows(mention)
+            found = self._mention_rows(mention, plan.mask)
             if plan.game is not None:
-                inside = [r for r in found if plan.mask[r]]
-                if inside:
-                    plan.lookups += [(r, "lookup") for r in inside if r not in seen]
-                    seen.update(inside)
+                if found:
+                    plan.lookups += [(r, "lookup") for r in found if r not in seen]
+                    seen.update(found)
                 else:
-                    elsewhere += self._elsewhere(found, plan.game)
+                    elsewhere += self._elsewhere(self._mention_rows(mention, everywhere), plan.game)
                 continue
             by_game: dict[str, int] = {}
             for r in found:
-                if plan.mask[r]:
-                    by_game.setdefault(str(idx.game_of_row[r]), r)
+                by_game.setdefault(str(idx.game_of_row[r]), r)
             if named:
                 by_game = {g: r for g, r in by_game.items() if g in named} or by_game
             if len(by_game) > 1:
@@ -171,22 +192,23 @@ class Planner:
         plan.ambiguous_games = tuple(ambiguous)
         plan.elsewhere = tuple(elsewhere)
 
-    def _mention_rows(self, mention: IdMention) -> list[int]:
-        """Rows printing the number, rulebooks before amendments, the clause word's language
-        ("Bahagian", "ข้อ") first; only amendments when the words say "decree"."""
+    def _mention_rows(self, mention: IdMention, mask: np.ndarray) -> list[int]:
+        """Rows inside ``mask`` printing the number, rulebooks before amendments, the clause
+        word's language ("Bahagian", "ข้อ") first; only amendments when the words say "decree".
+        The number as written first; the other separator ("1-2-2-1" for "1.2.2.1") only
+        where no book in ``mask`` prints it as written."""
         docs = sorted(
             self.index.docs.values(),
             key=lambda d: (mention.lang is not None and d.lang != mention.lang, d.kind != "rules"),
         )
         if mention.amendment:
             docs = [d for d in docs if d.kind == "amendment"]
-        rows: list[int] = []
-        for cid in mention.ids:  # the printed form first, then the other separator
-            for d in docs:
-                i = self.index.row.get((d.doc_id, cid))
-                if i is not None and i not in rows:
-                    rows.append(i)
-        return rows
+        for cid in mention.ids:
+            rows = [self.index.row.get((d.doc_id, cid)) for d in docs]
+            found = [i for i in rows if i is not None and mask[i]]
+            if found:
+                return found
+        return []
 
     def _elsewhere(self, rows: list[int], game: str) -> list[Elsewhere]:
         out: dict[str, Elsewhere] = {}

@@ -99,6 +99,10 @@ class SearchResult:
     elsewhere: tuple[Elsewhere, ...] = ()  # a number the chosen game does not print
     inferred: GameEvidence | None = None  # the game the question named or implied
     signals: SearchSignals | None = None  # what confidence was judged from (not in the JSON)
+    # The lookup outcome: "" (no clause number), "found", "ambiguous" (several games print
+    # it), "elsewhere" (only other games print it), "missing" (no book prints it).
+    lookup: str = ""
+    bare: bool = False  # the query was only clause numbers (and game or clause words)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +54,7 @@ class Searcher:
         game_aliases: Mapping[str, Iterable[str]] | None = None,
         faiss_kind: str | None = None,
         confidence: ConfidenceModel | None = None,
+        doc_aliases: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         self.index = LoadedIndex(store, index_dir, embedder, model_name, faiss_kind)
         self.fusion = fusion or Fusion()
@@ -60,7 +62,9 @@ class Searcher:
         game_of = {d: doc.game for d, doc in self.index.docs.items()}
         add_glossary_pairs(lexicon, self.index.clauses, game_of)
         names = GameNames(game_aliases or {g: (n,) for g, n in self.index.games.items()})
-        self.planner = Planner(self.index, lexicon, names, max_query_chars)
+        self.planner = Planner(
+            self.index, lexicon, names, max_query_chars, GameNames(doc_aliases or {})
+        )
         self.hits = HitFactory(store, self.index.clauses)
         self.confidence = confidence or load_confidence()
         self._vocab = self.index.bm25.vocab_dict
@@ -103,8 +107,11 @@ class Searcher:
         hits: list[SearchHit] = []
         seen: set[int] = set()
 
+        # Folding amendments into their current clauses may merge hits: gather some spare.
+        limit = 2 * k
+
         def add(row: int, score: float, via: str, terms: tuple[str, ...] | list[str] = ()) -> None:
-            if row not in seen and len(hits) < k:
+            if row not in seen and len(hits) < limit:
                 seen.add(row)
                 hits.append(self.hits.make(row, score, via, terms))
 
@@ -118,12 +125,12 @@ class Searcher:
         if len(hits) < k and not nothing_else:
             dense, bm = self.raw_scores(plan, request.mode)
             fused = self.rank(plan, dense, bm)
-            best = np.argsort(-fused, kind="stable")[: k + len(seen) + 1]
+            best = np.argsort(-fused, kind="stable")[: limit + len(seen) + 1]
             order = [int(i) for i in best if np.isfinite(fused[i])]
             signals = self._signals(plan, dense, bm, fused, order)
             for i in order:
                 add(i, float(fused[i]), "search", plan.terms)
-        hits = self._current_first(hits, plan)
+        hits = self._fold_older(hits, plan)
         took = (time.perf_counter() - t0) * 1000
         return SearchResult(
             request.text,
@@ -136,6 +143,8 @@ class Searcher:
             elsewhere=plan.elsewhere,
             inferred=plan.inferred,
             signals=signals,
+            lookup=_lookup_outcome(plan),
+            bare=plan.bare,
         )
 
     # ordering ---------------------------------------------------------------------------
@@ -148,22 +157,26 @@ class Searcher:
                 out.append(i)
         return out
 
-    def _current_first(self, hits: list[SearchHit], plan: QueryPlan) -> list[SearchHit]:
-        """An amendment's clause found by search goes beneath the current clause it was
-        replaced by (inserted when search did not find it)."""
+    def _fold_older(self, hits: list[SearchHit], plan: QueryPlan) -> list[SearchHit]:
+        """An amendment's clause found by search stands for the current clause that replaced
+        it: that clause takes its place (or keeps its own higher rank) and carries the older
+        wording in ``amendments``. A search of the amendment itself (its document chosen or
+        named, or amendments only) keeps the amendment's clauses as they are."""
+        scope = plan.request.scope
+        if plan.doc is not None or scope.doc is not None or scope.doc_kind == "amendment":
+            return hits
         out: list[SearchHit] = []
+        keys: set[tuple[str, str]] = set()
         for hit in hits:
             if hit.doc_kind == "amendment" and hit.via == "search":
                 current = self._current_of(hit, plan.mask)
                 if current is not None:
                     key = (current.doc_id, current.clause_id)
-                    if not any((h.doc_id, h.clause_id) == key for h in out):
-                        later = [h for h in hits if (h.doc_id, h.clause_id) == key]
-                        row = self.index.row[key]
-                        out.append(
-                            later[0] if later else self.hits.make(row, hit.score, "current", ())
-                        )
-            if not any((h.doc_id, h.clause_id) == (hit.doc_id, hit.clause_id) for h in out):
+                    ranked = [h for h in hits if (h.doc_id, h.clause_id) == key]
+                    hit = ranked[0] if ranked else replace(current, score=hit.score)
+            key = (hit.doc_id, hit.clause_id)
+            if key not in keys:
+                keys.add(key)
                 out.append(hit)
         return out
 
@@ -226,6 +239,16 @@ class Searcher:
         return self.confidence.judge(signals)
 
 
+def _lookup_outcome(plan: QueryPlan) -> str:
+    if not plan.pq.mentions:
+        return ""
+    if plan.ambiguous_games:
+        return "ambiguous"
+    if any(via == "lookup" for _, via in plan.lookups):
+        return "found"
+    return "elsewhere" if plan.elsewhere else "missing"
+
+
 def load_searcher(settings: Settings, with_model: bool = True) -> Searcher:
     """Open the store and index named by ``settings``; load the embedding model."""
     from judgekb.config import DATA_DIR
@@ -235,6 +258,7 @@ def load_searcher(settings: Settings, with_model: bool = True) -> Searcher:
 
     store = ClauseStore(settings.store_path)
     read_manifest(settings.index_dir)  # fail fast, before loading a model
+    manifest = load_manifest(settings.manifest)
     embedder = None
     if with_model:
         embedder = BatchingEmbedder(
@@ -256,6 +280,7 @@ def load_searcher(settings: Settings, with_model: bool = True) -> Searcher:
         settings.model,
         load_thai_synonyms(load_lexicon(DATA_DIR / "terms.toml"), DATA_DIR / "thai_synonyms.toml"),
         settings.max_query_chars,
-        game_aliases=load_manifest(settings.manifest).game_aliases,
+        game_aliases=manifest.game_aliases,
         faiss_kind=settings.faiss_index,
+        doc_aliases=manifest.doc_aliases,
     )

@@ -8,8 +8,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from judgekb.corpus.export import clause_detail
-from judgekb.index.query import parse_query
 from judgekb.index.request import SearchRequest
+from judgekb.index.results import SearchResult
 from judgekb.service.api import DocId, GameSlug, QueryText, run_search, site_of
 from judgekb.service.render import render
 from judgekb.service.views import clause_view, games_view, hit_view, search_status, toc_view
@@ -37,7 +37,7 @@ def search_page(
     game = game or None
     result = run_search(site, SearchRequest.of(q, game=game, k=k))
     top = result.hits[0] if result.hits else None
-    if top and top.via == "lookup" and result.confidence == "high" and _only_a_number(q):
+    if top and top.via == "lookup" and result.lookup == "found" and _only_one_number(result):
         return RedirectResponse(site.clause_url(top.game, top.clause_id, top.doc_id), 303)
     return render(
         request,
@@ -53,10 +53,10 @@ def search_page(
     )
 
 
-def _only_a_number(q: str) -> bool:
-    """A query that is one clause number (and its clause word) opens the clause at once."""
-    pq = parse_query(q)
-    return len(pq.mentions) == 1 and pq.bare
+def _only_one_number(result: SearchResult) -> bool:
+    """A query that is one clause number (with its clause word or game name) opens the clause
+    at once."""
+    return result.bare and sum(h.via == "lookup" for h in result.hits) == 1
 
 
 @router.get("/rules/{game}")

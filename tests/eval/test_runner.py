@@ -10,7 +10,7 @@ import pytest
 from judgekb.errors import QueryError
 from judgekb.eval import runner
 from judgekb.eval.report import render_report, save_chart
-from judgekb.eval.runner import run_eval
+from judgekb.eval.runner import Outcome, run_eval
 
 QUESTIONS = [
     {"qid": "q1", "game": "summoner-master", "lang": "th", "kind": "paraphrase",
@@ -24,6 +24,14 @@ QUESTIONS = [
     {"qid": "q5", "game": "one-piece", "lang": "th", "kind": "crossref",
      "question": "five", "gold": ["R"], "note": ""},
 ]  # fmt: skip
+
+GAME_OF = {"sm-2014": "summoner-master", "sm-decree-2009": "summoner-master",
+           "gundam-cr": "gundam", "vg-cr": "vanguard", "op-cr": "one-piece"}  # fmt: skip
+
+
+def _ranked(pairs: list[tuple[str, str]]) -> Outcome:
+    return Outcome(tuple((GAME_OF[d], d, c) for d, c in pairs))
+
 
 RANKINGS = {
     "one": [("sm-2014", "A"), ("sm-2014", "B"), ("sm-2014", "C")],  # rank 1
@@ -42,9 +50,9 @@ class FakeSearch:
     def __init__(self) -> None:
         self.calls: list[tuple[str, str | None, int, str]] = []
 
-    def __call__(self, question: str, game: str | None, k: int, mode: str) -> list[tuple[str, str]]:
+    def __call__(self, question: str, game: str | None, k: int, mode: str) -> Outcome:
         self.calls.append((question, game, k, mode))
-        return RANKINGS[question]
+        return _ranked(RANKINGS[question])
 
 
 @pytest.fixture
@@ -67,7 +75,8 @@ def test_overall_metrics_exact(fake_clock: None) -> None:
     assert round(overall["ndcg@10"], 6) == 0.509927
     # the search is asked within each question's game with k
     assert search.calls[0] == ("one", "summoner-master", 10, "hybrid")
-    assert [c[1] for c in search.calls] == [q["game"] for q in QUESTIONS]
+    # then once more over all games (no filter), the page's default
+    assert [c[1] for c in search.calls] == [q["game"] for q in QUESTIONS] + [None] * 5
 
 
 def test_breakdowns_exact(fake_clock: None) -> None:
@@ -113,10 +122,10 @@ def test_latency_and_misses_shape(fake_clock: None) -> None:
 
 
 def test_k_truncates_and_query_errors_score_zero() -> None:
-    def search(question: str, game: str | None, k: int, mode: str) -> list[tuple[str, str]]:
+    def search(question: str, game: str | None, k: int, mode: str) -> Outcome:
         if question == "one":
             raise QueryError("empty query")
-        return RANKINGS[question]
+        return _ranked(RANKINGS[question])
 
     overall = run_eval(QUESTIONS, search, k=5)["modes"]["hybrid"]["overall"]
     # q1 now fails, q4's hit at rank 6 is cut by k=5: only q2 and q3 hit
@@ -129,8 +138,8 @@ def test_k_truncates_and_query_errors_score_zero() -> None:
 def test_duplicate_gold_hits_count_once() -> None:
     question = dict(QUESTIONS[0], gold=["A"])
 
-    def search(question: str, game: str | None, k: int, mode: str) -> list[tuple[str, str]]:
-        return [("sm-2014", "A"), ("sm-decree-2009", "A")]
+    def search(question: str, game: str | None, k: int, mode: str) -> Outcome:
+        return _ranked([("sm-2014", "A"), ("sm-decree-2009", "A")])
 
     overall = run_eval([question], search)["modes"]["hybrid"]["overall"]
     assert overall["ndcg@10"] == 1.0
@@ -161,3 +170,60 @@ def test_save_chart_without_matplotlib(monkeypatch: pytest.MonkeyPatch, tmp_path
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     result = run_eval(QUESTIONS, FakeSearch())
     assert save_chart(result, tmp_path / "chart.png") is None
+
+
+CASE_QUESTIONS = [
+    {"qid": "m1", "game": "vanguard", "lang": "en", "kind": "multi", "question": "m1",
+     "gold": ["1", "2"], "gold_all": True, "note": ""},
+    {"qid": "m2", "game": "vanguard", "lang": "en", "kind": "multi", "question": "m2",
+     "gold": ["1", "9"], "gold_all": True, "note": ""},
+    {"qid": "a1", "game": None, "lang": "en", "kind": "ambiguous", "question": "a1", "gold": [],
+     "ambiguous": [{"game": "gundam", "clause_id": "7"}, {"game": "one-piece", "clause_id": "7"}],
+     "note": ""},
+    {"qid": "e1", "game": "gundam", "lang": "en", "kind": "elsewhere", "question": "e1",
+     "gold": [], "elsewhere": [{"game": "summoner-master", "clause_id": "602"}], "note": ""},
+    {"qid": "o1", "game": None, "lang": "en", "kind": "offtopic", "question": "o1", "gold": [],
+     "expect_confidence": "none", "note": ""},
+    {"qid": "o2", "game": None, "lang": "en", "kind": "offtopic", "question": "o2", "gold": [],
+     "expect_confidence": "none", "note": ""},
+    {"qid": "n1", "game": None, "gold_game": "gundam", "lang": "th", "kind": "nogame",
+     "question": "n1", "gold": ["5"], "note": ""},
+]  # fmt: skip
+
+CASE_OUTCOMES = {
+    "m1": Outcome((("vanguard", "vg-cr", "2"), ("vanguard", "vg-cr", "1")), "high"),
+    "m2": Outcome((("vanguard", "vg-cr", "1"),) + (("vanguard", "vg-cr", "x"),) * 5
+                  + (("vanguard", "vg-cr", "9"),), "high"),
+    "a1": Outcome((("gundam", "gundam-cr", "7"), ("one-piece", "op-cr", "7")), "low",
+                  ("gundam", "one-piece")),
+    "e1": Outcome((), "none", (), (("summoner-master", "602"),)),
+    "o1": Outcome((("gundam", "gundam-cr", "1"),), "none"),
+    "o2": Outcome((("gundam", "gundam-cr", "1"),), "high"),
+    # the same clause id in the wrong game does not count
+    "n1": Outcome((("one-piece", "op-cr", "5"), ("gundam", "gundam-cr", "5")), "low"),
+}  # fmt: skip
+
+
+def test_issue_11_cases_exact() -> None:
+    def search(question: str, game: str | None, k: int, mode: str) -> Outcome:
+        return CASE_OUTCOMES[question]
+
+    summary = run_eval(CASE_QUESTIONS, search)["modes"]["hybrid"]
+    cases = summary["cases"]
+    assert cases["multi_hr@5"] == {"n": 2, "rate": 0.5}
+    assert cases["ambiguous"] == {"n": 1, "rate": 1.0}
+    assert cases["elsewhere"] == {"n": 1, "rate": 1.0}
+    assert cases["offtopic"] == {"n": 2, "high": 1, "none": 1}
+    assert cases["nogame_top_game_right"] == {"n": 1, "rate": 0.0}
+    conf = cases["confidence"]
+    # m1 (top gold, high), m2 (top gold, high), n1 (top wrong game, low)
+    assert (conf["n"], conf["high"], conf["low"], conf["none"]) == (3, 2, 1, 0)
+    assert conf["high_precision"] == 1.0
+    assert conf["high_coverage"] == pytest.approx(2 / 3)
+    assert conf["top1_right"] == pytest.approx(2 / 3)
+    # only rows with gold are ranked: n1 at rank 2 (the one-piece 5 does not count)
+    assert summary["overall"]["n"] == 3
+    assert summary["by_game"]["gundam"]["mrr@10"] == 0.5
+    assert summary["all_games"]["top_game_right"] == pytest.approx(2 / 3)
+    text = render_report({"modes": {"hybrid": summary}, "latency_ms": {}, "misses": []})
+    assert "Multi-HR@5" in text and "all games, no filter" in text

@@ -95,9 +95,20 @@ def test_a_malay_question_searches_the_malay_book(searcher):
 
 
 def test_an_amendment_never_outranks_the_current_clause(searcher):
+    """The decree's wording is folded into the current clause that replaced it."""
     result = searcher.search(SearchRequest.of("แก้ไข: ผู้เล่นที่แพ้พร้อมกัน เสมอ", game="summoner-master"))
     order = [(h.doc_id, h.clause_id) for h in result.hits]
-    assert order.index(("th-doc", "100.1")) < order.index(("th-decree", "100.1"))
+    assert order[0] == ("th-doc", "100.1")
+    assert ("th-decree", "100.1") not in order
+    older = [(a["amend_doc"], a["amend_id"]) for a in result.hits[0].amendments]
+    assert older == [("th-decree", "100.1")]
+
+
+def test_a_search_of_the_amendment_itself_keeps_its_clauses(searcher):
+    request = SearchRequest.of("ผู้เล่นที่แพ้พร้อมกัน เสมอ", doc_kind="amendment")
+    assert [(h.doc_id, h.clause_id) for h in searcher.search(request).hits][:1] == [
+        ("th-decree", "100.1")
+    ]
 
 
 @pytest.mark.parametrize("text", ["asdkjh qwe zzz", "😀😀", "!!! ???"])

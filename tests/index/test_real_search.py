@@ -83,7 +83,16 @@ def test_cli_search_json_and_batch(built_settings, tmp_path, monkeypatch):
     res = runner.invoke(app, ["search", "602.1.4", "--json", "--k", "3"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert set(data) == {"query", "took_ms", "results"}
+    assert set(data) == {
+        "query",
+        "took_ms",
+        "confidence",
+        "ambiguous_games",
+        "elsewhere",
+        "inferred_game",
+        "results",
+    }
+    assert (data["confidence"], data["ambiguous_games"], data["elsewhere"]) == ("high", [], [])
     first = data["results"][0]
     for key in (
         "game",
@@ -117,6 +126,16 @@ def test_cli_search_json_and_batch(built_settings, tmp_path, monkeypatch):
     assert lines[0]["results"][0]["clause_id"] == "13"
     assert "empty" in lines[1]["error"]
     assert {r["game"] for r in lines[2]["results"]} == {"gundam", "one-piece"}
+    assert lines[2]["ambiguous_games"] == ["gundam", "one-piece"]
+    assert set(lines[2]) == {
+        "qid",
+        "took_ms",
+        "confidence",
+        "ambiguous_games",
+        "elsewhere",
+        "inferred_game",
+        "results",
+    }
     get_settings.cache_clear()
 
 

@@ -81,7 +81,8 @@ def test_search_thai_open_hit_follow_reference(page, tmp_path: Path) -> None:
     page.fill("input[name=q]", "เงื่อนไขครบ")
     page.click("form.search button")
     page.wait_for_url("**/search?q=*")
-    assert page.locator("li.hit").count() == 1
+    # every clause of the game's tiny books is a candidate; the one printing the words first
+    assert page.locator("li.hit").count() == 8
     assert page.locator("li.hit .cite").first.inner_text() == (
         "Summoner Master · Summoner Master Complete Rulebook · Update 2014-01 · 2014-01-01 · §602.1"
     )

@@ -22,15 +22,30 @@ def test_healthz_reports_the_real_manifest(real_client, real_searcher) -> None:
 
 
 @pytest.mark.parametrize(
-    ("q", "location"),
+    ("q", "game", "location"),
     [
-        ("602.1.4", "/rules/summoner-master/602.1.4"),
-        ("ข้อ 1-2-2-1", "/rules/gundam/1-2-2-1"),
+        ("602.1.4", None, "/rules/summoner-master/602.1.4"),
+        ("ข้อ 1-2-2-1", "gundam", "/rules/gundam/1-2-2-1"),
+        ("OP 1-2-2-1", None, "/rules/one-piece/1-2-2-1"),
     ],
 )
-def test_clause_numbers_redirect(real_client, q: str, location: str) -> None:
-    r = real_client.get("/search", params={"q": q})
+def test_clause_numbers_redirect(real_client, q: str, game: str | None, location: str) -> None:
+    r = real_client.get("/search", params={"q": q, "game": game or ""})
     assert (r.status_code, r.headers["location"]) == (303, location)
+
+
+def test_a_number_two_games_print_shows_a_chooser(real_client) -> None:
+    r = real_client.get("/search", params={"q": "ข้อ 1-2-2-1"})
+    assert r.status_code == 200
+    chooser = r.text[r.text.index('class="chooser"') :]
+    assert 'href="/rules/gundam/1-2-2-1"' in chooser
+    assert 'href="/rules/one-piece/1-2-2-1"' in chooser
+    body = real_client.get("/api/search", params={"q": "ข้อ 1-2-2-1"}).json()
+    assert body["ambiguous_games"] == ["gundam", "one-piece"]
+    assert [(h["game"], h["clause_id"]) for h in body["results"][:2]] == [
+        ("gundam", "1-2-2-1"),
+        ("one-piece", "1-2-2-1"),
+    ]
 
 
 @pytest.mark.parametrize(
