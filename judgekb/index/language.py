@@ -11,7 +11,9 @@ docs/benchmarks.md: it helps English questions and hurts same-language ones).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
+from judgekb.config import DATA_DIR
 from judgekb.corpus.model import Clause
 from judgekb.index.tokenize import tokenize
 
@@ -20,23 +22,46 @@ from judgekb.index.tokenize import tokenize
 MALAY_SHARE = 0.5
 
 
+@lru_cache(maxsize=1)
+def function_words() -> dict[str, frozenset[str]]:
+    """Words that carry grammar, not subject, per language: scikit-learn's English stop
+    words, pythainlp's Thai stop words, and ``data/stopwords_ms.txt`` for Malay."""
+    from pythainlp.corpus import thai_stopwords
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    lines = (DATA_DIR / "stopwords_ms.txt").read_text(encoding="utf-8").splitlines()
+    malay = frozenset(w.strip() for w in lines if w.strip() and not w.startswith("#"))
+    return {"en": frozenset(ENGLISH_STOP_WORDS), "th": frozenset(thai_stopwords()), "ms": malay}
+
+
 class LanguageGuesser:
-    """Knows the Latin-script vocabulary of the Malay rulebooks."""
+    """Knows the Latin-script vocabulary of the Malay rulebooks and the function words of
+    English and Malay."""
 
     def __init__(self, clauses: Iterable[Clause]) -> None:
         self.malay_words: frozenset[str] = frozenset(
             w for c in clauses if c.lang == "ms" for w in tokenize(c.text) if w.isalpha()
         )
+        words = function_words()
+        self.english_function, self.malay_function = words["en"], words["ms"]
 
     def query_lang(self, text: str, script: str) -> str:
-        """'th', 'ms', 'en' or 'none' for a query of ``script`` ('th' | 'latin' | 'none')."""
+        """'th', 'ms', 'en' or 'none' for a query of ``script`` ('th' | 'latin' | 'none').
+
+        Function words decide when the query has any ("what does rule 6.2 say" is English,
+        "boleh tak …" Malay); otherwise the share of its words the Malay books print (the
+        Malay book prints many English game words, so "Wake Up" alone is English)."""
         if script != "latin":
             return script
         words = [w for w in tokenize(text) if w.isalpha()]
         if not words or not self.malay_words:
             return "en"
+        en = sum(w in self.english_function for w in words)
+        ms = sum(w in self.malay_function for w in words)
+        if en != ms:
+            return "ms" if ms > en else "en"
         share = sum(w in self.malay_words for w in words) / len(words)
-        return "ms" if share >= MALAY_SHARE else "en"
+        return "ms" if share >= MALAY_SHARE and len(words) > 2 else "en"
 
     def is_cross_lingual(self, text: str, script: str, book_langs: Iterable[str]) -> bool:
         """True when no searched book is in the query's language."""

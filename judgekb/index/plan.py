@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from judgekb.index.games import GameEvidence, GameNames, GameVocabulary
-from judgekb.index.language import LanguageGuesser
+from judgekb.index.language import LanguageGuesser, function_words
 from judgekb.index.query import IdMention, ParsedQuery, parse_query
 from judgekb.index.request import SearchRequest
 from judgekb.index.terms import BookText, Lexicon
@@ -142,18 +142,34 @@ class Planner:
             return GameEvidence(games[0], "named", tuple(plan.pq.text[a:b] for _, (a, b) in named))
         if plan.pq.mentions and not games:
             return None  # a bare number with no game: every game that prints it is listed
-        # Only the books in the question's language can answer a Malay or Thai question.
-        if plan.lang in ("ms", "th"):
-            same = [g for g, langs in self.game_langs.items() if plan.lang in langs]
-            if len(same) == 1:
-                return GameEvidence(same[0], "language", (plan.lang,))
-        evidence = self.vocabulary.evidence(tokenize(plan.search_text))
-        if plan.lang == "th":
-            evidence = {g: w for g, w in evidence.items() if "th" in self.game_langs[g]}
+        evidence = self._game_words(plan)
         if len(evidence) == 1:
             ((game, words),) = evidence.items()
             return GameEvidence(game, "terms", tuple(words))
+        # Otherwise, when only one game's books are in the question's language, that game.
+        if plan.lang in ("ms", "th") and not evidence:
+            same = [g for g, langs in self.game_langs.items() if plan.lang in langs]
+            if len(same) == 1:
+                return GameEvidence(same[0], "language", (plan.lang,))
         return None
+
+    def _game_words(self, plan: QueryPlan) -> dict[str, list[str]]:
+        """Game -> the question's words only that game's books print, leaving out a word the
+        term tables tie to another game's wording too ("deck" is เด็ค in Gundam; a Thai
+        judge's เอฟเฟกต์ means One Piece's effect as well)."""
+        script = plan.pq.lang
+        grammar = set().union(*function_words().values())
+        words = [w for w in tokenize(plan.search_text) if w not in grammar]
+        evidence = self.vocabulary.evidence(words)
+        if plan.lang == "th":
+            evidence = {g: w for g, w in evidence.items() if "th" in self.game_langs[g]}
+        out: dict[str, list[str]] = {}
+        for game, words in evidence.items():
+            others = [g for g in self.index.games if g != game]
+            own = [w for w in words if not any(self.expansion(w, script, g) for g in others)]
+            if own:
+                out[game] = own
+        return out
 
     def _resolve_lookups(self, plan: QueryPlan, named: list[str]) -> None:
         idx = self.index

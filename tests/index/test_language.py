@@ -29,7 +29,12 @@ def guesser() -> LanguageGuesser:
         ("ผู้เล่นแพ้เมื่อไหร่", "th", "th"),
         ("Berapa kad dalam zon kelukaan baru kalah?", "latin", "ms"),
         ("How many damage cards make me lose?", "latin", "en"),
-        ("unit boost", "latin", "ms"),  # the Malay book's own (English) game words
+        # the Malay book's own English game words, no function word of either language: English
+        ("unit boost", "latin", "en"),
+        ("unit boost unit baris belakang", "latin", "ms"),  # mostly the Malay book's words
+        ("boleh tak unit boost", "latin", "ms"),  # Malay function words decide
+        ("can a unit boost", "latin", "en"),  # English function words decide
+        ("Wake Up", "latin", "en"),
         ("???", "latin", "en"),
         ("602.1", "none", "none"),
     ],
