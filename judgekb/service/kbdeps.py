@@ -131,31 +131,39 @@ async def read_form(request: Request) -> dict[str, str]:
 
 
 class BodyLimit:
-    """Refuse request bodies over ``max_bytes`` (413 in the error shape), declared or streamed."""
+    """Refuse request bodies over ``max_bytes`` with 413 in the error shape, whether declared
+    (Content-Length) or streamed: the body is read (capped) before the app sees it."""
 
     def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY) -> None:
         self.app = app
         self.max_bytes = max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
-        declared = dict(scope.get("headers", [])).get(b"content-length")
+        declared = dict(scope.get("headers", [])).get(b"content-length", b"")
+        too_big = declared.isdigit() and int(declared) > self.max_bytes
+        messages: list[Message] = []
         seen = 0
-        limit = self.max_bytes
-
-        async def limited() -> Message:
-            nonlocal seen
-            if declared is not None and declared.isdigit() and int(declared) > limit:
-                raise RequestTooLarge(f"request body over {limit // 1024} KiB")
+        while not too_big:
             message = await receive()
+            messages.append(message)
             seen += len(message.get("body", b""))
-            if seen > limit:
-                raise RequestTooLarge(f"request body over {limit // 1024} KiB")
-            return message
+            too_big = seen > self.max_bytes
+            if message["type"] != "http.request" or not message.get("more_body"):
+                break
+        if too_big:
+            from judgekb.service.errors import error_response
 
-        await self.app(scope, limited, send)
+            exc = RequestTooLarge(f"request body over {self.max_bytes // 1024} KiB")
+            await error_response(Request(scope), exc)(scope, receive, send)
+            return
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
 
 
 # search ---------------------------------------------------------------------------------

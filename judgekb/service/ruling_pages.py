@@ -58,7 +58,21 @@ def rulings_page(
     )
 
 
+FORM_FIELDS = (
+    "game",
+    "question",
+    "answer",
+    "cites",
+    "lang",
+    "source_kind",
+    "source_url",
+    "event",
+    "date",
+)
+
+
 def _form_context(request: Request, session: Session, values: dict[str, str]) -> dict[str, Any]:
+    values = {k: values.get(k, "") for k in (*FORM_FIELDS, "_message")}
     return {
         **account_context(request, session),
         "values": values,

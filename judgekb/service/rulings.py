@@ -57,7 +57,7 @@ def _envelope(request: Request, ruling: Ruling, with_history: bool = False) -> d
     "/rulings",
     status_code=201,
     response_model=RulingEnvelope,
-    response_model_exclude_none=True,
+    response_model_exclude_unset=True,
     summary="Submit a ruling (Bearer token; it starts pending)",
 )
 def submit_ruling(request: Request, body: RulingIn) -> Any:
@@ -69,7 +69,7 @@ def submit_ruling(request: Request, body: RulingIn) -> Any:
 @router.put(
     "/rulings/{ruling_id}",
     response_model=RulingEnvelope,
-    response_model_exclude_none=True,
+    response_model_exclude_unset=True,
     summary="Edit a ruling (its author while pending; a head judge or admin always)",
 )
 def edit_ruling(request: Request, ruling_id: RulingId, body: RulingIn) -> Any:
@@ -88,7 +88,7 @@ def _review(request: Request, ruling_id: int, action: str, body: ReviewIn | None
 @router.post(
     "/rulings/{ruling_id}/approve",
     response_model=RulingEnvelope,
-    response_model_exclude_none=True,
+    response_model_exclude_unset=True,
     summary="Publish a pending ruling, or confirm a published one flagged needs-review",
 )
 def approve_ruling(request: Request, ruling_id: RulingId, body: ReviewIn | None = None) -> Any:
@@ -98,7 +98,7 @@ def approve_ruling(request: Request, ruling_id: RulingId, body: ReviewIn | None 
 @router.post(
     "/rulings/{ruling_id}/reject",
     response_model=RulingEnvelope,
-    response_model_exclude_none=True,
+    response_model_exclude_unset=True,
     summary="Reject a pending ruling, with a reason (head judge or admin)",
 )
 def reject_ruling(request: Request, ruling_id: RulingId, body: ReviewIn) -> Any:
@@ -108,7 +108,7 @@ def reject_ruling(request: Request, ruling_id: RulingId, body: ReviewIn) -> Any:
 @router.post(
     "/rulings/{ruling_id}/retract",
     response_model=RulingEnvelope,
-    response_model_exclude_none=True,
+    response_model_exclude_unset=True,
     summary="Retract a published ruling (it stays at its permalink, marked retracted)",
 )
 def retract_ruling(request: Request, ruling_id: RulingId, body: ReviewIn | None = None) -> Any:
@@ -148,7 +148,7 @@ def list_rulings(
 @router.get(
     "/rulings/{ruling_id}",
     response_model=RulingEnvelope,
-    response_model_exclude_none=True,
+    response_model_exclude_unset=True,
     summary="One ruling; with its full revision history for head judges and admins",
 )
 def get_ruling(request: Request, ruling_id: RulingId) -> Any:
