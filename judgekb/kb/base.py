@@ -50,4 +50,5 @@ def open_kb(settings: Settings, store: ClauseStore, check: bool = True) -> Knowl
     )
     if check:
         kb.check_stale()
+        kb.search.refresh(force=True)  # a service starts with its ruling index built
     return kb

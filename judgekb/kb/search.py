@@ -83,13 +83,18 @@ class RulingSearch:
         """Rebuild when the database changed since the last look (at most every few seconds)."""
         if not force and time.monotonic() - self._checked < self.refresh_seconds:
             return
-        with self._lock:
+        # One thread rebuilds; the others search the previous snapshot meanwhile.
+        if not self._lock.acquire(blocking=force):
+            return
+        try:
             if not force and time.monotonic() - self._checked < self.refresh_seconds:
                 return
             sig = self.repo.signature()
             if sig != self._snap.signature:
                 self._snap = self._build(sig)
             self._checked = time.monotonic()
+        finally:
+            self._lock.release()
 
     def _build(self, sig: tuple[int, str]) -> _Snapshot:
         import bm25s
