@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 
 from judgekb.errors import Forbidden, Unauthorized
-from judgekb.kb.model import STATUSES, Ruling, Status
+from judgekb.kb.model import STATUSES, Actor, Ruling, Status
 from judgekb.service.kbdeps import api_actor, kb_of, require_api_actor, require_reviewer
 from judgekb.service.ruling_schemas import (
     AuditOut,
@@ -30,6 +30,15 @@ router = APIRouter(
     prefix="/api", tags=["rulings"], responses=KB_ERRORS, default_response_class=SafeJSONResponse
 )
 
+# Dependencies run before the body is validated: an anonymous write is 401 whatever it sends.
+Writer = Annotated[Actor, Depends(require_api_actor)]
+
+
+def _reviewer(request: Request) -> Actor:
+    return require_reviewer(require_api_actor(request))
+
+
+Reviewer = Annotated[Actor, Depends(_reviewer)]
 RulingId = Annotated[int, Path(description="The ruling's number (its permalink /rulings/{id}).")]
 
 
@@ -60,8 +69,7 @@ def _envelope(request: Request, ruling: Ruling, with_history: bool = False) -> d
     response_model_exclude_unset=True,
     summary="Submit a ruling (Bearer token; it starts pending)",
 )
-def submit_ruling(request: Request, body: RulingIn) -> Any:
-    actor = require_api_actor(request)
+def submit_ruling(request: Request, actor: Writer, body: RulingIn) -> Any:
     ruling = kb_of(request).rulings.submit(body.draft(), actor)
     return _envelope(request, ruling)
 
@@ -72,14 +80,14 @@ def submit_ruling(request: Request, body: RulingIn) -> Any:
     response_model_exclude_unset=True,
     summary="Edit a ruling (its author while pending; a head judge or admin always)",
 )
-def edit_ruling(request: Request, ruling_id: RulingId, body: RulingIn) -> Any:
-    actor = require_api_actor(request)
+def edit_ruling(request: Request, actor: Writer, ruling_id: RulingId, body: RulingIn) -> Any:
     ruling = kb_of(request).rulings.edit(ruling_id, body.draft(), actor, body.note)
     return _envelope(request, ruling)
 
 
-def _review(request: Request, ruling_id: int, action: str, body: ReviewIn | None) -> Any:
-    actor = require_reviewer(require_api_actor(request))
+def _review(
+    request: Request, actor: Actor, ruling_id: int, action: str, body: ReviewIn | None
+) -> Any:
     reason = body.reason if body else ""
     ruling = kb_of(request).rulings.review(ruling_id, action, actor, reason)
     return _envelope(request, ruling)
@@ -91,8 +99,10 @@ def _review(request: Request, ruling_id: int, action: str, body: ReviewIn | None
     response_model_exclude_unset=True,
     summary="Publish a pending ruling, or confirm a published one flagged needs-review",
 )
-def approve_ruling(request: Request, ruling_id: RulingId, body: ReviewIn | None = None) -> Any:
-    return _review(request, ruling_id, "approve", body)
+def approve_ruling(
+    request: Request, actor: Reviewer, ruling_id: RulingId, body: ReviewIn | None = None
+) -> Any:
+    return _review(request, actor, ruling_id, "approve", body)
 
 
 @router.post(
@@ -101,8 +111,8 @@ def approve_ruling(request: Request, ruling_id: RulingId, body: ReviewIn | None 
     response_model_exclude_unset=True,
     summary="Reject a pending ruling, with a reason (head judge or admin)",
 )
-def reject_ruling(request: Request, ruling_id: RulingId, body: ReviewIn) -> Any:
-    return _review(request, ruling_id, "reject", body)
+def reject_ruling(request: Request, actor: Reviewer, ruling_id: RulingId, body: ReviewIn) -> Any:
+    return _review(request, actor, ruling_id, "reject", body)
 
 
 @router.post(
@@ -111,8 +121,10 @@ def reject_ruling(request: Request, ruling_id: RulingId, body: ReviewIn) -> Any:
     response_model_exclude_unset=True,
     summary="Retract a published ruling (it stays at its permalink, marked retracted)",
 )
-def retract_ruling(request: Request, ruling_id: RulingId, body: ReviewIn | None = None) -> Any:
-    return _review(request, ruling_id, "retract", body)
+def retract_ruling(
+    request: Request, actor: Reviewer, ruling_id: RulingId, body: ReviewIn | None = None
+) -> Any:
+    return _review(request, actor, ruling_id, "retract", body)
 
 
 @router.get(

@@ -82,6 +82,17 @@ def test_permissions(client, users) -> None:
         == 401
     )
     assert client.post(f"/api/rulings/{rid}/approve").status_code == 401
+    for path, junk in (
+        ("/api/rulings", {}),
+        (f"/api/rulings/{rid}", {"x": 1}),
+        (f"/api/rulings/{rid}/reject", {"reason": 5}),
+    ):
+        method = client.put if path == f"/api/rulings/{rid}" else client.post
+        assert method(path, json=junk).status_code == 401, path  # 401 before the body is read
+    assert (
+        client.post(f"/api/rulings/{rid}/reject", json={}, headers=users.auth("judge")).status_code
+        == 403
+    )
     judge = client.post(f"/api/rulings/{rid}/approve", headers=users.auth("judge"))
     assert judge.status_code == 403
     assert judge.json() == {
