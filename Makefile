@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 export HF_HUB_DISABLE_TELEMETRY := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install build run test test-fast lint format typecheck browser eval bench clean
+.PHONY: install build run test test-fast lint format typecheck browser services eval bench clean
 
 # torch is installed first, pinned: an unpinned resolve pulls several GB of CUDA packages.
 $(STAMP): pyproject.toml constraints.txt
@@ -33,7 +33,13 @@ browser:
 	@{ command -v chromium >/dev/null 2>&1 && dpkg -s fonts-noto-core >/dev/null 2>&1; } || \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core >/dev/null; }
 
-test: build browser lint typecheck
+# Debian's PostgreSQL server binaries: the knowledge-base tests start their own throwaway
+# server from them (tests/pg.py; as `nobody` when run as root). Needs root/apt, as for chromium.
+services:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
+
+test: build browser services lint typecheck
 	$(BIN)/python -m pytest
 
 test-fast: install

@@ -14,6 +14,7 @@ from rich.console import Console
 from judgekb.config import Settings, get_settings
 from judgekb.errors import JudgeKBError
 from judgekb.index.request import ClauseKind, DocKind, DocLang, Mode
+from judgekb.kb.cli_kb import check_after_build, kb_app, rulings_app, users_app
 
 app = typer.Typer(
     help="judgekb: rules knowledge base and search for TCG tournament judges (Thai, Malay).",
@@ -26,6 +27,9 @@ corpus_app = typer.Typer(
 export_app = typer.Typer(help="Export the corpus for outside tools.", no_args_is_help=True)
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(export_app, name="export")
+app.add_typer(users_app, name="users")
+app.add_typer(rulings_app, name="rulings")
+app.add_typer(kb_app, name="kb")
 
 err = Console(stderr=True)
 out = Console(soft_wrap=True)
@@ -157,9 +161,12 @@ def build(
 
     try:
         report = build_all(_settings(), force=force, console=err)
+        flagged = check_after_build()  # rulings citing clause text the rebuild changed
     except JudgeKBError as exc:
         _fail(exc)
     err.print(report, highlight=False)
+    if flagged:
+        err.print(f"{len(flagged)} ruling(s) now need review: cited text changed", highlight=False)
 
 
 @app.command()

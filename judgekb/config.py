@@ -46,6 +46,30 @@ class Settings(BaseSettings):
         16, description="Batch size for clause embedding (16 measured fastest on 2 cores)."
     )
     torch_threads: int = Field(2, description="Threads torch may use for encoding.")
+    database_url: str | None = Field(
+        None,
+        description=(
+            "SQLAlchemy URL of the rulings knowledge base (users, rulings, audit log), e.g. "
+            "'postgresql+psycopg://kb@db/judgekb' shared by several replicas; default SQLite "
+            "<data_dir>/kb.sqlite."
+        ),
+    )
+    secure_cookies: bool = Field(
+        False, description="Mark session cookies Secure (set it behind HTTPS)."
+    )
+    session_hours: int = Field(12, description="How long a web login lasts.")
+    rulings_refresh_seconds: float = Field(
+        2.0,
+        description="How old the in-memory ruling search index may get before it checks the "
+        "database for other replicas' changes.",
+    )
+    login_max_failures: int = Field(
+        5, description="Failed logins per account within login_window_seconds before refusal."
+    )
+    login_max_failures_per_address: int = Field(
+        20, description="Failed logins per client address within the window before refusal."
+    )
+    login_window_seconds: int = Field(900, description="Window of the login throttle.")
 
     @property
     def store_path(self) -> Path:
@@ -58,6 +82,11 @@ class Settings(BaseSettings):
     @property
     def models_dir(self) -> Path:
         return self.data_dir / "models"
+
+    @property
+    def kb_url(self) -> str:
+        """The rulings database: ``database_url`` or SQLite ``<data_dir>/kb.sqlite``."""
+        return self.database_url or f"sqlite:///{(self.data_dir / 'kb.sqlite').resolve()}"
 
 
 @lru_cache(maxsize=1)

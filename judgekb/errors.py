@@ -16,7 +16,16 @@ Each carries an HTTP ``status`` so the service maps it without a lookup table::
     │   └── QueryTooLong              over the length limit              (413)
     ├── UnknownGame                   game slug not in the manifest      (404)
     ├── UnknownDocument               doc id not in the manifest         (404)
-    └── ClauseNotFound                no clause with that id             (404)
+    ├── ClauseNotFound                no clause with that id             (404)
+    ├── RulingNotFound                no ruling with that id (or not visible) (404)
+    ├── KBUnavailable                 rulings database unreachable / unmigrated (503)
+    ├── Unauthorized                  no, bad or expired token or session (401)
+    ├── Forbidden                     signed in, but the role may not do it, or bad CSRF (403)
+    ├── TooManyAttempts               login throttled for the account or address (429)
+    ├── RequestTooLarge               a request body over the size limit (413)
+    ├── Conflict                      state does not allow it (publish a retracted ruling, …) (409)
+    └── ValidationFailed              a field is missing, too long or malformed (field) (422)
+        └── UnknownClauses            cited clause ids the game does not have (names them)
 """
 
 from __future__ import annotations
@@ -131,3 +140,76 @@ class ClauseNotFound(_NotFound):
         self.where = where
         self.clause_id = clause_id
         self.suggestions = list(suggestions)
+
+
+class RulingNotFound(_NotFound):
+    """No ruling with that id, or not one the caller may see."""
+
+    def __init__(self, ruling_id: int | str) -> None:
+        super().__init__(f"no ruling {ruling_id}; see /rulings for the published ones")
+        self.ruling_id = ruling_id
+
+
+class KBUnavailable(JudgeKBError):
+    """The rulings database cannot be opened or migrated."""
+
+    status = 503
+
+
+class Unauthorized(JudgeKBError):
+    """No credentials, or credentials that do not match a live token or session."""
+
+    status = 401
+    headers = {"WWW-Authenticate": "Bearer"}
+
+
+class Forbidden(JudgeKBError):
+    """Authenticated, but not allowed (role too low, or a form without a valid CSRF token)."""
+
+    status = 403
+
+
+class TooManyAttempts(JudgeKBError):
+    """Too many failed logins for an account or an address; carries ``retry_after`` seconds."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.headers = {"Retry-After": str(retry_after)}
+
+
+class RequestTooLarge(JudgeKBError):
+    """A request body larger than the service accepts."""
+
+    status = 413
+
+
+class Conflict(JudgeKBError):
+    """The request is valid but the current state does not allow it."""
+
+    status = 409
+
+
+class ValidationFailed(JudgeKBError):
+    """A field is missing, too long or malformed; ``field`` names it."""
+
+    status = 422
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class UnknownClauses(ValidationFailed):
+    """Cited clause ids that the game's rulebooks do not have; the message names every one."""
+
+    def __init__(self, game: str, clause_ids: Sequence[str]) -> None:
+        super().__init__(
+            f"unknown clause ids in {game}: {', '.join(clause_ids)}; "
+            f"cite clauses as printed, e.g. /rules/{game} lists them",
+            field="cites",
+        )
+        self.game = game
+        self.clause_ids = list(clause_ids)

@@ -18,6 +18,7 @@ from judgekb.index.request import (
     SearchRequest,
 )
 from judgekb.index.results import SearchResult
+from judgekb.service.kbdeps import citing_rulings, search_json
 from judgekb.service.schemas import (
     ERROR_RESPONSES,
     DocumentOut,
@@ -50,7 +51,10 @@ def run_search(site: Site, request: SearchRequest) -> SearchResult:
     return site.searcher.search(request)
 
 
-@router.get("/api/search", summary="Search the rules (same JSON as `judgekb search --json`)")
+@router.get(
+    "/api/search",
+    summary="Search the rules (JSON of `judgekb search --json`), published rulings after them",
+)
 def api_search(
     request: Request,
     q: QueryText,
@@ -67,7 +71,8 @@ def api_search(
     ] = None,
 ) -> Any:
     scope = Scope(game=game, doc=doc, doc_kind=doc_kind, clause_kind=kind, lang=lang)
-    return run_search(site_of(request), SearchRequest(q, scope, k, mode)).to_json()
+    search = SearchRequest(q, scope, k, mode)
+    return search_json(request, search, run_search(site_of(request), search))
 
 
 @router.get("/api/clauses/{game}/{clause_id:path}", summary="One clause with its neighbourhood")
@@ -79,7 +84,9 @@ def api_clause(
 ) -> Any:
     site = site_of(request)
     site.store.check_game(game)
-    return clause_detail(site.store, game, clause_id.rstrip("."), site.game_doc(game, doc))
+    detail = clause_detail(site.store, game, clause_id.rstrip("."), site.game_doc(game, doc))
+    cited = citing_rulings(request, game, detail["doc"], detail["clause_id"])
+    return {**detail, "rulings": [r.to_json() for r in cited]}  # published, strongest first
 
 
 @router.get("/api/games", summary="Games and their documents", response_model=list[GameOut])

@@ -16,8 +16,10 @@ from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 
 from judgekb.config import Settings
-from judgekb.service import api, pages
+from judgekb.kb.base import open_kb
+from judgekb.service import accounts, api, pages, ruling_pages, rulings
 from judgekb.service.errors import install_error_handlers
+from judgekb.service.kbdeps import BodyLimit
 from judgekb.service.render import STATIC_DIR
 from judgekb.service.site import Searcher, Site, load_default_searcher
 
@@ -60,11 +62,16 @@ def create_app(settings: Settings, searcher: Searcher | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.site = Site(settings, searcher)
+    app.state.kb = open_kb(settings, app.state.site.store)  # migrates, flags stale rulings
     app.middleware("http")(security_headers)
+    app.add_middleware(BodyLimit)
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # venue wifi: Thai UTF-8 packs ~4x
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.include_router(api.router)
+    app.include_router(rulings.router)
     app.include_router(pages.router)
+    app.include_router(accounts.router)
+    app.include_router(ruling_pages.router)
     log.info("judgekb service ready: %d clauses", app.state.site.clause_count)
     return app

@@ -16,7 +16,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from judgekb.errors import ClauseNotFound, JudgeKBError, UnknownDocument, UnknownGame
+from judgekb.errors import (
+    ClauseNotFound,
+    JudgeKBError,
+    UnknownDocument,
+    UnknownGame,
+    ValidationFailed,
+)
 from judgekb.service.render import render
 from judgekb.service.schemas import ErrorBody, SafeJSONResponse
 
@@ -37,6 +43,8 @@ def error_body(exc: Exception) -> ErrorBody:
             body.suggestions = list(dict.fromkeys(exc.suggestions))  # one per id, docs merged
         if isinstance(exc, UnknownGame | UnknownDocument):
             body.known = sorted(exc.known)
+        if isinstance(exc, ValidationFailed) and exc.field:
+            body.field = exc.field
         return body
     if isinstance(exc, RequestValidationError):
         first = exc.errors()[0] if exc.errors() else {}
@@ -84,10 +92,11 @@ def error_response(request: Request, exc: Exception) -> Response:
     body = error_body(exc)
     if body.status >= 500:
         log.error("%s %s -> %s", request.method, request.url.path, exc, exc_info=exc)
+    headers = getattr(exc, "headers", None)  # WWW-Authenticate (401), Retry-After (429)
     if wants_json(request):
-        return SafeJSONResponse(body.body(), status_code=body.status)
+        return SafeJSONResponse(body.body(), status_code=body.status, headers=headers)
     known = _known_links(request, exc, body)
-    return render(
+    page = render(
         request,
         "error.html",
         {
@@ -98,6 +107,8 @@ def error_response(request: Request, exc: Exception) -> Response:
         },
         status_code=body.status,
     )
+    page.headers.update(headers or {})
+    return page
 
 
 def install_error_handlers(app: FastAPI) -> None:

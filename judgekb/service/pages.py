@@ -12,6 +12,7 @@ from judgekb.index.request import SearchRequest
 from judgekb.index.results import SearchResult
 from judgekb.service.api import DocId, GameSlug, QueryText, run_search, site_of
 from judgekb.service.render import render
+from judgekb.service.ruling_views import clause_rulings_context, search_rulings_context
 from judgekb.service.views import clause_view, games_view, hit_view, search_status, toc_view
 
 router = APIRouter(default_response_class=HTMLResponse, include_in_schema=False)
@@ -35,7 +36,8 @@ def search_page(
     """Cited hits; a clause number typed as the query goes straight to its permalink."""
     site = site_of(request)
     game = game or None
-    result = run_search(site, SearchRequest.of(q, game=game, k=k))
+    search = SearchRequest.of(q, game=game, k=k)
+    result = run_search(site, search)
     top = result.hits[0] if result.hits else None
     if top and top.via == "lookup" and result.lookup == "found" and _only_one_number(result):
         return RedirectResponse(site.clause_url(top.game, top.clause_id, top.doc_id), 303)
@@ -49,6 +51,7 @@ def search_page(
             "took_ms": round(result.took_ms, 1),
             "hits": [hit_view(site, h) for h in result.hits],
             "status": search_status(site, request, result),
+            **search_rulings_context(request, search, result),  # under the rules, never among
         },
     )
 
@@ -84,7 +87,15 @@ def clause_page(
     if not clause_id.strip("/"):
         return RedirectResponse(f"/rules/{game}", 303)
     detail = clause_detail(site.store, game, clause_id.rstrip("."), site.game_doc(game, doc))
-    return render(request, "clause.html", {"game": game, "c": clause_view(site, game, detail)})
+    return render(
+        request,
+        "clause.html",
+        {
+            "game": game,
+            "c": clause_view(site, game, detail),
+            **clause_rulings_context(request, game, detail),
+        },
+    )
 
 
 def _endpoints(schema: dict[str, Any]) -> list[dict[str, Any]]:

@@ -146,6 +146,12 @@ def test_offline_api_docs(client) -> None:
         "/api/games",
         "/api/documents",
         "/healthz",
+        "/api/rulings",
+        "/api/rulings/{ruling_id}",
+        "/api/rulings/{ruling_id}/approve",
+        "/api/rulings/{ruling_id}/reject",
+        "/api/rulings/{ruling_id}/retract",
+        "/api/audit",
     }
 
 
