@@ -45,8 +45,8 @@ class SearchSignals:
     top_dense: float  # cosine of the top hit to the query (0 when dense was not run)
     top_fused: float
     margin: float  # fused score of hit 1 minus hit 2
-    known_share: float  # share of the query's words a rulebook prints or the term tables map
-    n_words: int
+    known_share: float  # share of the query's content words a rulebook prints or the tables map
+    n_words: int  # content words (function words of English, Thai and Malay left out)
     dense_margin: float = 0.0  # cosine of the dense top row minus the dense second row
     agree: float = 0.0  # 1 when the fused top hit is also BM25's and dense's own first
 

@@ -34,6 +34,12 @@ def function_words() -> dict[str, frozenset[str]]:
     return {"en": frozenset(ENGLISH_STOP_WORDS), "th": frozenset(thai_stopwords()), "ms": malay}
 
 
+@lru_cache(maxsize=1)
+def any_function_word() -> frozenset[str]:
+    """The function words of every language: never evidence of subject or game."""
+    return frozenset().union(*function_words().values())
+
+
 class LanguageGuesser:
     """Knows the Latin-script vocabulary of the Malay rulebooks and the function words of
     English and Malay."""

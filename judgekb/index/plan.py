@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from judgekb.index.games import GameEvidence, GameNames, GameVocabulary
-from judgekb.index.language import LanguageGuesser, function_words
+from judgekb.index.language import LanguageGuesser, any_function_word
 from judgekb.index.query import IdMention, ParsedQuery, parse_query
 from judgekb.index.request import SearchRequest
 from judgekb.index.terms import BookText, Lexicon
@@ -158,7 +158,7 @@ class Planner:
         term tables tie to another game's wording too ("deck" is เด็ค in Gundam; a Thai
         judge's เอฟเฟกต์ means One Piece's effect as well)."""
         script = plan.pq.lang
-        grammar = set().union(*function_words().values())
+        grammar = any_function_word()
         words = [w for w in tokenize(plan.search_text) if w not in grammar]
         evidence = self.vocabulary.evidence(words)
         if plan.lang == "th":

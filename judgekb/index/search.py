@@ -21,6 +21,7 @@ from judgekb.index.confidence import ConfidenceModel, SearchSignals, load_confid
 from judgekb.index.fusion import Fusion, fuse
 from judgekb.index.games import GameNames
 from judgekb.index.hits import HitFactory
+from judgekb.index.language import any_function_word
 from judgekb.index.loaded import LoadedIndex
 from judgekb.index.plan import Planner, QueryPlan
 from judgekb.index.request import Confidence, SearchRequest
@@ -203,7 +204,12 @@ class Searcher:
         fused: np.ndarray,
         order: list[int],
     ) -> SearchSignals:
-        words = [w for w in tokenize(plan.search_text) if any(ch.isalpha() for ch in w)]
+        grammar = any_function_word()
+        words = [
+            w
+            for w in tokenize(plan.search_text)
+            if any(ch.isalpha() for ch in w) and w not in grammar
+        ]
         known = sum(self._known(w, plan.pq.lang) for w in words) / len(words) if words else 0.0
         if not order:
             return SearchSignals(0.0, 0.0, 0.0, known, len(words))
