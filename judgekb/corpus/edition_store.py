@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import weakref
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,8 @@ from judgekb.corpus.align import comparable, wording
 from judgekb.corpus.changelog import ChangelogEntry
 from judgekb.corpus.editions import edition, families, in_force
 from judgekb.corpus.model import Clause, Document
-from judgekb.errors import StoreError
+from judgekb.corpus.redline import redline
+from judgekb.errors import QueryError, StoreError
 
 if TYPE_CHECKING:
     from judgekb.corpus.lineage import Lineage
@@ -209,8 +211,82 @@ def diff_of_versions(
     before ``new``."""
     eds = editions.family_editions(family)
     to = editions.edition(family, new) if new else eds[-1]
-    if old:
-        frm = editions.edition(family, old)
-    else:
-        frm = editions.previous(to) or to
+    frm = editions.edition(family, old) if old else editions.previous(to)
+    if frm is None:
+        raise QueryError(
+            f"{family} has no edition before {to.version}; editions: "
+            f"{', '.join(d.version for d in eds)}"
+        )
     return editions.diff(frm, to)
+
+
+def render_diff(diff: EditionDiff) -> str:
+    """Plain text for the terminal: counts, then each list."""
+    old, new = diff.old, diff.new
+    lines = [
+        f"{diff.family}: {old.version} ({old.effective_date or 'undated'}) -> "
+        f"{new.version} ({new.effective_date or 'undated'})",
+        f"{len(diff.added)} added, {len(diff.removed)} removed, {len(diff.changed)} changed, "
+        f"{len(diff.moved)} renumbered ({sum(m.changed for m in diff.moved)} of them changed)",
+    ]
+    for label, ids in (("added", diff.added), ("removed", diff.removed), ("changed", diff.changed)):
+        if ids:
+            lines.append(f"{label}: {', '.join(ids)}")
+    for m in diff.moved:
+        lines.append(f"renumbered: {m.old_id} -> {m.new_id}" + (" (changed)" if m.changed else ""))
+    return "\n".join(lines)
+
+
+_OPENED: weakref.WeakKeyDictionary[ClauseStore, Editions] = weakref.WeakKeyDictionary()
+
+
+def editions_of(store: ClauseStore) -> Editions:
+    """The :class:`Editions` of ``store``, read once per open store."""
+    found = _OPENED.get(store)
+    if found is None:
+        found = _OPENED[store] = Editions(store)
+    return found
+
+
+def history_json(editions: Editions, doc_id: str, clause_id: str) -> list[dict[str, Any]]:
+    """Each edition's wording of a clause, oldest first: its number there, what happened to it
+    (first | unchanged | changed | moved), a word redline against the edition before, and a
+    last ``removed`` entry naming the edition that dropped it. Empty for a rulebook printed in
+    one edition."""
+    doc = editions.store.document(doc_id)
+    eds = editions.families().get(doc.family_id, [])
+    if doc.kind != "rules" or len(eds) < 2:
+        return []
+    out: list[dict[str, Any]] = []
+    prev: Clause | None = None
+    for d, c in editions.history(doc_id, clause_id):
+        changed = prev is not None and wording(prev) != wording(c)
+        status = "first" if prev is None else "unchanged"
+        if prev is not None and prev.clause_id != c.clause_id:
+            status = "moved"
+        elif changed:
+            status = "changed"
+        spans = redline(prev.text, c.text) if prev is not None and changed else []
+        out.append(
+            {
+                "doc": d.doc_id,
+                "version": d.version,
+                "effective_date": d.effective_date,
+                "clause_id": c.clause_id,
+                "status": status,
+                "was": prev.clause_id if prev is not None else None,
+                "text": c.text,
+                "redline": [{"op": x.op, "text": x.text} for x in spans],
+            }
+        )
+        prev = c
+    last = next((d for d in eds if d.doc_id == out[-1]["doc"]), None) if out else None
+    after = [d for d in eds if last is not None and d.effective_date > last.effective_date]
+    if after:
+        d = after[0]
+        out.append(
+            {"doc": d.doc_id, "version": d.version, "effective_date": d.effective_date}
+            | {"clause_id": None, "status": "removed", "was": out[-1]["clause_id"]}
+            | {"text": "", "redline": []}
+        )
+    return out

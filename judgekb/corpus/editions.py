@@ -115,3 +115,21 @@ def current_first(docs: Sequence[Document], day: date | None = None) -> list[Doc
 def _invert(iso: str) -> str:
     """A string that sorts newest date first."""
     return "".join(chr(ord("9") - ord(ch) + ord("0")) if ch.isdigit() else ch for ch in iso)
+
+
+def primary_document(docs: Sequence[Document], game: str, day: date | None = None) -> Document:
+    """The document a game's permalinks mean without ``?doc=`` or ``?edition=``: the edition
+    in force of its first rulebook (manifest order), else its first document."""
+    mine = [d for d in docs if d.game == game]
+    first = next((d for d in mine if d.kind == "rules"), mine[0])
+    return in_force(families(mine).get(first.family_id, [first]), day)
+
+
+def permalink_pin(doc: Document, primary: Document) -> tuple[str | None, str | None]:
+    """How a permalink names ``doc``: ``(None, None)`` for the primary document, ``(None,
+    version)`` for another edition of its family, ``(doc_id, None)`` for another document."""
+    if doc.doc_id == primary.doc_id:
+        return None, None
+    if doc.kind == "rules" and doc.family_id == primary.family_id:
+        return None, doc.version
+    return doc.doc_id, None

@@ -17,6 +17,7 @@ import numpy as np
 from judgekb.index.games import GameEvidence, GameNames, GameVocabulary
 from judgekb.index.language import LanguageGuesser
 from judgekb.index.query import IdMention, ParsedQuery, parse_query
+from judgekb.index.renumber import Renumbered, renumbered_rows
 from judgekb.index.request import SearchRequest
 from judgekb.index.terms import BookText, Lexicon
 from judgekb.index.tokenize import tokenize
@@ -54,6 +55,7 @@ class QueryPlan:
     expansion: list[str] = field(default_factory=list)
     terms: list[str] = field(default_factory=list)  # BM25 tokens (query + expansion)
     lang: str = "none"  # th | ms | en | none
+    renumbered: list[Renumbered] = field(default_factory=list)  # old numbers (issue 13)
 
 
 class Planner:
@@ -140,6 +142,7 @@ class Planner:
         ambiguous: list[str] = []
         for mention in plan.pq.mentions:
             found = self._mention_rows(mention)
+            found += self._renumbered(found, plan)  # editions: an old number's clause now
             if plan.game is not None:
                 inside = [r for r in found if plan.mask[r]]
                 if inside:
@@ -187,6 +190,15 @@ class Planner:
                 if i is not None and i not in rows:
                     rows.append(i)
         return rows
+
+    def _renumbered(self, rows: list[int], plan: QueryPlan) -> list[int]:
+        """Editions (issue 13): rows that an older edition's number now names, noted."""
+        out = []
+        for row, note in renumbered_rows(self.index, rows, plan.mask, plan.request.scope.date):
+            plan.renumbered.append(note)
+            if row is not None and row not in rows:
+                out.append(row)
+        return out
 
     def _elsewhere(self, rows: list[int], game: str) -> list[Elsewhere]:
         out: dict[str, Elsewhere] = {}

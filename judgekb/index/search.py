@@ -136,6 +136,7 @@ class Searcher:
             elsewhere=plan.elsewhere,
             inferred=plan.inferred,
             signals=signals,
+            renumbered=tuple(plan.renumbered),
         )
 
     # ordering ---------------------------------------------------------------------------

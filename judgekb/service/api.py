@@ -32,6 +32,12 @@ router = APIRouter(responses=ERROR_RESPONSES, default_response_class=SafeJSONRes
 QueryText = Annotated[str, Query(description="A question, or a clause number to look up.")]
 GameSlug = Annotated[str | None, Query(description="Game slug, e.g. summoner-master.")]
 DocId = Annotated[str | None, Query(description="Document id, e.g. sm-decree-2009.")]
+EditionQ = Annotated[
+    str | None, Query(description="An edition by its printed version, e.g. Ver.1.1.0.")
+]
+DateQ = Annotated[
+    str | None, Query(description="YYYY-MM-DD: the rules in force that day (default today).")
+]
 
 
 def site_of(request: Request) -> Site:
@@ -65,8 +71,10 @@ def api_search(
     lang: Annotated[
         DocLang | None, Query(description="Only documents in this language (th, ms).")
     ] = None,
+    edition: EditionQ = None,
+    date: DateQ = None,
 ) -> Any:
-    scope = Scope(game=game, doc=doc, doc_kind=doc_kind, clause_kind=kind, lang=lang)
+    scope = Scope(game, doc, doc_kind, kind, lang, edition, date)
     return run_search(site_of(request), SearchRequest(q, scope, k, mode)).to_json()
 
 
@@ -76,10 +84,20 @@ def api_clause(
     game: Annotated[str, Path(description="Game slug.")],
     clause_id: Annotated[str, Path(description="Clause id as printed, e.g. 602.1.4.")],
     doc: DocId = None,
+    edition: EditionQ = None,
+    date: DateQ = None,
 ) -> Any:
+    from judgekb.service.edition_views import renumbered_from, resolve_clause
+
     site = site_of(request)
     site.store.check_game(game)
-    return clause_detail(site.store, game, clause_id.rstrip("."), site.game_doc(game, doc))
+    r = resolve_clause(site, game, clause_id.rstrip("."), site.game_doc(game, doc), edition, date)
+    detail = clause_detail(site.store, game, r.clause_id, r.doc_id)
+    asked = renumbered_from(r)
+    if asked is not None:  # an older edition's number: say which clause it means now
+        detail["renumbered_from"] = asked
+        detail["removed_in"] = r.removed_in.version if r.removed_in else None
+    return detail
 
 
 @router.get("/api/games", summary="Games and their documents", response_model=list[GameOut])

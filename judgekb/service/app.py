@@ -16,7 +16,7 @@ from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 
 from judgekb.config import Settings
-from judgekb.service import api, pages
+from judgekb.service import api, changes, pages
 from judgekb.service.errors import install_error_handlers
 from judgekb.service.render import STATIC_DIR
 from judgekb.service.site import Searcher, Site, load_default_searcher
@@ -65,6 +65,7 @@ def create_app(settings: Settings, searcher: Searcher | None = None) -> FastAPI:
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.include_router(api.router)
+    app.include_router(changes.router)  # editions: /changes, /api/diff, /api/editions
     app.include_router(pages.router)
     log.info("judgekb service ready: %d clauses", app.state.site.clause_count)
     return app

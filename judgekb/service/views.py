@@ -140,6 +140,8 @@ def hit_view(site: Site, hit: SearchHit) -> dict:
         "badges": doc_badges(site, hit.doc_id),
         "via": hit.via,
         "older": hit.doc_kind == "amendment",
+        "later": hit.later,  # a later edition of its rulebook (issue 13)
+        "changes_url": f"/changes/{hit.family}" if hit.later else None,
     }
 
 
