@@ -135,7 +135,7 @@ def write_editions(
     family, game, numbering = doc_game
     parts = ['extends = "bundled"\n'] if extends else []
     for doc_id, version, when, text in editions:
-        (tmp / "books").mkdir(exist_ok=True)
+        (tmp / "books").mkdir(parents=True, exist_ok=True)
         (tmp / "books" / f"{doc_id}.txt").write_text(text, encoding="utf-8")
         words = (
             'changelog = { added = ["เพิ่ม"], removed = ["ลบ"], changed = ["แก้ไข"] }\n'

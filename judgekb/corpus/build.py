@@ -51,7 +51,8 @@ def parse_document(manifest: Manifest, doc: Document) -> ParsedDocument:
         parsed = parse_decree(doc, text)
     else:
         parsed = parse_rulebook(doc, text, manifest.numbering[doc.doc_id])
-    corrected = tuple(correct_clauses(doc.doc_id, parsed.clauses))
+    table = manifest.corrections.get(doc.doc_id, doc.doc_id)  # an edition may share its family's
+    corrected = tuple(correct_clauses(table, parsed.clauses))
     return ParsedDocument(parsed.document, corrected, parsed.findings)
 
 

@@ -37,6 +37,7 @@ class Manifest:
     numbering: dict[str, str]  # doc_id -> numbering style
     game_aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)  # slug -> names
     changelog: dict[str, ChangelogWords] = field(default_factory=dict)  # doc_id -> its words
+    corrections: dict[str, str] = field(default_factory=dict)  # doc_id -> correction table
 
     def document(self, doc_id: str) -> Document:
         for doc in self.documents:
@@ -94,6 +95,7 @@ def load_manifest(path: Path, depth: int = 0) -> Manifest:
     numbering = dict(base.numbering) if base else {}
     sources = dict(base.sources) if base else {}
     words = dict(base.changelog) if base else {}
+    tables = dict(base.corrections) if base else {}
     for i, entry in enumerate(data.get("document", [])):
         line = lines[i] if i < len(lines) else None
         doc = _read_document(entry, games, path, line)
@@ -104,6 +106,7 @@ def load_manifest(path: Path, depth: int = 0) -> Manifest:
         sources[doc.doc_id] = _source(path, doc.source)
         if "changelog" in entry:
             words[doc.doc_id] = _read_changelog(entry["changelog"], path, line)
+        tables[doc.doc_id] = str(entry.get("corrections", doc.doc_id))
     if not docs:
         raise ManifestError("manifest lists no [[document]]", path=str(path))
     for doc in docs:
@@ -112,7 +115,7 @@ def load_manifest(path: Path, depth: int = 0) -> Manifest:
                 f"{doc.doc_id} amends unknown document {doc.amends!r}", path=str(path)
             )
     _check_families(docs, path)
-    return Manifest(path, sources, games, tuple(docs), numbering, aliases, words)
+    return Manifest(path, sources, games, tuple(docs), numbering, aliases, words, tables)
 
 
 def _extended(path: Path, data: dict, depth: int) -> Manifest | None:

@@ -108,6 +108,10 @@ def test_an_outside_manifest_adds_an_edition_to_the_bundled_ones(tmp_path):
     assert [d.doc_id for d in m.documents][-2:] == ["vg-cr", "gundam-cr-1.2"]
     assert m.source_path(m.document("gundam-cr-1.2")) == tmp_path / "sub" / "g.txt"
     assert m.source_path(m.document("sm-2014")).parent == DATA_DIR / "rulebooks"
+    assert (m.corrections["gundam-cr-1.2"], m.corrections["gundam-cr"]) == (
+        "gundam-cr-1.2",
+        "gundam-cr",
+    )
     absolute = EDITION.replace("SOURCE", str(tmp_path / "sub" / "g.txt"))
     path.write_text(absolute, encoding="utf-8")
     assert load_manifest(path).source_path(m.document("gundam-cr-1.2")).is_file()

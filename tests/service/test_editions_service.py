@@ -187,3 +187,10 @@ def test_cli_search_date_and_diff(built, monkeypatch):
 def test_searcher_scope_date_is_checked():
     with pytest.raises(Exception, match="YYYY-MM-DD"):
         SearchRequest.of("x", date="2025/01/01")
+
+
+def test_contents_list_the_edition_in_force_and_link_what_changed(client):
+    html = client.get("/rules/one-piece").text
+    assert html.count('<section class="doc">') == 1
+    assert "op rules</strong> · V1" in html
+    assert '<a href="/changes/op">What changed</a>' in html
