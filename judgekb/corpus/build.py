@@ -90,12 +90,26 @@ def collect_corpus(manifest: Manifest, progress: Progress | None = None) -> Corp
 
 def _trace_editions(manifest: Manifest, out: CorpusBuild, progress: Progress | None) -> None:
     """Align the editions of every family; changelog findings join the lint findings."""
+    from judgekb.corpus.gundam import CHANGELOG_ID
     from judgekb.corpus.lineage import trace_families
 
     if progress:
         progress("aligning editions")
     out.lineage = trace_families(manifest, out.parsed)
     out.findings.extend(out.lineage.findings)
+    # "ลบหัวข้อ 12-3-7" names the previous edition's 12-3-7: the number now means another
+    # clause, so the changelog must not link it as a reference.
+    removed = {
+        (e.doc_id, cid)
+        for e in out.lineage.changelog
+        if e.action == "removed"
+        for cid in e.clause_ids
+    }
+    out.refs = [
+        r
+        for r in out.refs
+        if not (r.src_id == CHANGELOG_ID and (r.doc_id, r.written.rstrip(".")) in removed)
+    ]
 
 
 def build_corpus(

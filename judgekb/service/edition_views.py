@@ -160,7 +160,7 @@ def changes_view(site: Site, diff: EditionDiff) -> dict[str, Any]:
         "new": _edition(diff.new),
         "family": diff.family,
         "title": diff.new.title,
-        "summary": chapter_summary(diff, old, new),
+        "summary": chapter_summary(site, diff, old, new),
         "changed": changed,
         "moved": moved,
         "added": [item(diff.new, new[i], text=preview(new[i].text)) for i in diff.added],
@@ -169,36 +169,44 @@ def changes_view(site: Site, diff: EditionDiff) -> dict[str, Any]:
     }
 
 
-def _chapter(clauses: dict[str, Clause], clause_id: str) -> str:
+def _chapter(clauses: dict[str, Clause], clause_id: str) -> Clause:
     c = clauses[clause_id]
     seen = 0
     while c.parent_id is not None and c.parent_id in clauses and seen < 20:
         c, seen = clauses[c.parent_id], seen + 1
-    return f"{c.clause_id} {c.title}".strip()
+    return c
 
 
 def chapter_summary(
-    diff: EditionDiff, old: dict[str, Clause], new: dict[str, Clause]
+    site: Site, diff: EditionDiff, old: dict[str, Clause], new: dict[str, Clause]
 ) -> list[dict[str, Any]]:
     """Counts of added, removed, changed and renumbered clauses per chapter of the newer
-    edition (a removed clause counts under its chapter in the older one)."""
-    rows: dict[str, dict[str, Any]] = {}
+    edition, in its order; a removed clause counts under the newer edition's counterpart of
+    its old chapter (under the old chapter, marked with the old version, when there is none)."""
+    rows: dict[tuple[int, str], dict[str, Any]] = {}
 
-    def count(label: str, kind: str) -> None:
+    def count(chapter: Clause, kind: str, suffix: str = "") -> None:
+        label = f"{chapter.clause_id} {chapter.title}".strip() + suffix
+        order = (chapter.seq if not suffix else 10**9 + chapter.seq, label)
         row = rows.setdefault(
-            label, {"chapter": label, "added": 0, "removed": 0, "changed": 0, "moved": 0}
+            order, {"chapter": label, "added": 0, "removed": 0, "changed": 0, "moved": 0}
         )
         row[kind] += 1
 
     for i in diff.added:
         count(_chapter(new, i), "added")
     for i in diff.removed:
-        count(_chapter(old, i), "removed")
+        was = _chapter(old, i)
+        now = site.editions.counterpart(diff.old.doc_id, was.clause_id, diff.new.doc_id)
+        if now is not None and now in new:
+            count(new[now], "removed")
+        else:
+            count(was, "removed", f" ({diff.old.version})")
     for i in diff.changed:
         count(_chapter(new, i), "changed")
     for m in diff.moved:
         count(_chapter(new, m.new_id), "moved")
-    return list(rows.values())
+    return [rows[k] for k in sorted(rows)]
 
 
 def search_editions(
