@@ -222,6 +222,12 @@ class ClauseStore:
                 f"clause store {path} is unreadable ({exc}); run `judgekb build`"
             ) from exc
         self.path = path
+        found = self.meta.get("schema_version")
+        if found != SCHEMA_VERSION:
+            raise StoreError(
+                f"clause store {path} has schema {found}, this judgekb reads schema "
+                f"{SCHEMA_VERSION}; run `judgekb build`"
+            )
         self._docs = [self._document(r) for r in self._q("SELECT * FROM documents ORDER BY ord")]
 
     def _q(self, sql: str, *args: object) -> list[sqlite3.Row]:
