@@ -96,14 +96,10 @@ def copy_data_dir(src: Path, dst: Path) -> None:
 
 
 def run(data_dir: Path, n_edits: int, cold: bool) -> dict:
-    from judgekb.corpus.build import build_corpus
     from judgekb.corpus.manifest import load_manifest
     from judgekb.corpus.store import ClauseStore
-    from judgekb.index.build import build_index
-    from judgekb.index.embedder import load_embedder
 
-    bundled = ClauseStore(data_dir / "clauses.sqlite")
-    clauses = bundled.clauses("gundam-cr")
+    clauses = ClauseStore(data_dir / "clauses.sqlite").clauses("gundam-cr")
     parents = {c.parent_id for c in clauses}
     # reworded leaves: a heading's title is part of its descendants' passages, so rewording
     # one would (rightly) re-embed its whole subtree
@@ -119,48 +115,55 @@ def run(data_dir: Path, n_edits: int, cold: bool) -> dict:
             EDITION.format(bundled=DATA_DIR / "manifest.toml"), encoding="utf-8"
         )
         settings = Settings(data_dir=tmp / "var", manifest=tmp / "manifest.toml")
-        factory = lambda: load_embedder(  # noqa: E731
-            settings.model,
-            settings.models_dir,
-            settings.torch_threads,
-            settings.query_prefix,
-            settings.passage_prefix,
-            settings.encode_batch_size,
-        )
-        t0 = time.perf_counter()
-        built = build_corpus(load_manifest(settings.manifest), settings.store_path)
-        t_corpus = time.perf_counter() - t0
-        store = ClauseStore(settings.store_path)
-        texts = passages(store)
-        embedder = factory()  # loaded before timing the index: `judgekb build` loads it too
-        expected = uncached(texts, embedder.name, settings.data_dir / "cache" / "embeddings.sqlite")
-        t1 = time.perf_counter()
-        result = build_index(
-            store,
-            settings.index_dir,
-            settings.data_dir / "cache" / "embeddings.sqlite",
-            lambda: embedder,
-            settings.model,
-            settings.faiss_index,
-        )
-        t_index = time.perf_counter() - t1
-        new_ids = [c.clause_id for c in store.clauses("gundam-cr-1.2")]
-        check(len(new_ids), expected, edited, result.embedded)
-        out = {
-            "edition_clauses": len(new_ids),
-            "reworded": len(edited),
-            "embedded": result.embedded,
-            "total_clauses": result.n_clauses,
-            "diff": {k: len(v) for k, v in diff_summary(store).items()},
-            "corpus_s": round(t_corpus, 1),
-            "index_s": round(t_index, 1),
-            "rebuild_s": round(t_corpus + t_index, 1),
-            "findings": len(built.findings),
-        }
-        if cold:
-            t2 = time.perf_counter()
-            embedder.encode_passages([texts[("gundam-cr-1.2", i)] for i in new_ids])
-            out["embed_whole_edition_s"] = round(time.perf_counter() - t2, 1)
+        return timed_rebuild(settings, edited, cold)
+
+
+def timed_rebuild(settings: Settings, edited: list[str], cold: bool) -> dict:
+    """The corpus build, then the index build (the model loaded first, as `judgekb build`
+    loads it before the index stage), checked by :func:`check`."""
+    from judgekb.corpus.build import build_corpus
+    from judgekb.corpus.manifest import load_manifest
+    from judgekb.corpus.store import ClauseStore
+    from judgekb.index.build import build_index
+    from judgekb.index.embedder import load_embedder
+
+    cache = settings.data_dir / "cache" / "embeddings.sqlite"
+    t0 = time.perf_counter()
+    built = build_corpus(load_manifest(settings.manifest), settings.store_path)
+    t_corpus = time.perf_counter() - t0
+    store = ClauseStore(settings.store_path)
+    texts = passages(store)
+    embedder = load_embedder(
+        settings.model,
+        settings.models_dir,
+        settings.torch_threads,
+        settings.query_prefix,
+        settings.passage_prefix,
+        settings.encode_batch_size,
+    )
+    expected = uncached(texts, embedder.name, cache)
+    t1 = time.perf_counter()
+    result = build_index(
+        store, settings.index_dir, cache, lambda: embedder, settings.model, settings.faiss_index
+    )
+    t_index = time.perf_counter() - t1
+    new_ids = [c.clause_id for c in store.clauses("gundam-cr-1.2")]
+    check(len(new_ids), expected, edited, result.embedded)
+    out = {
+        "edition_clauses": len(new_ids),
+        "reworded": len(edited),
+        "embedded": result.embedded,
+        "total_clauses": result.n_clauses,
+        "diff": {k: len(v) for k, v in diff_summary(store).items()},
+        "corpus_s": round(t_corpus, 1),
+        "index_s": round(t_index, 1),
+        "rebuild_s": round(t_corpus + t_index, 1),
+        "findings": len(built.findings),
+    }
+    if cold:
+        t2 = time.perf_counter()
+        embedder.encode_passages([texts[("gundam-cr-1.2", i)] for i in new_ids])
+        out["embed_whole_edition_s"] = round(time.perf_counter() - t2, 1)
     return out
 
 

@@ -280,13 +280,24 @@ def history_json(editions: Editions, doc_id: str, clause_id: str) -> list[dict[s
             }
         )
         prev = c
-    last = next((d for d in eds if d.doc_id == out[-1]["doc"]), None) if out else None
-    after = [d for d in eds if last is not None and d.effective_date > last.effective_date]
-    if after:
-        d = after[0]
-        out.append(
-            {"doc": d.doc_id, "version": d.version, "effective_date": d.effective_date}
-            | {"clause_id": None, "status": "removed", "was": out[-1]["clause_id"]}
-            | {"text": "", "redline": []}
-        )
-    return out
+    removed = _removed_entry(eds, out[-1]) if out else None
+    return out + ([removed] if removed else [])
+
+
+def _removed_entry(eds: list[Document], last: dict[str, Any]) -> dict[str, Any] | None:
+    """The edition after the last one printing the clause, as a ``removed`` history entry."""
+    was = next(d for d in eds if d.doc_id == last["doc"])
+    after = [d for d in eds if d.effective_date > was.effective_date]
+    if not after:
+        return None
+    d = after[0]
+    return {
+        "doc": d.doc_id,
+        "version": d.version,
+        "effective_date": d.effective_date,
+        "clause_id": None,
+        "status": "removed",
+        "was": last["clause_id"],
+        "text": "",
+        "redline": [],
+    }
