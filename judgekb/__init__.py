@@ -30,7 +30,8 @@ def search(
     """Search the rules; the first call loads the index and the embedding model.
 
     ``kind`` is a clause kind (chapter, section, clause, glossary, appendix); build a
-    :class:`judgekb.index.request.SearchRequest` for the full scope (document kind, edition).
+    :class:`judgekb.index.request.SearchRequest` for the full scope (document kind, edition,
+    date).
     """
     global _searcher
     if _searcher is None:

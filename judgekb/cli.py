@@ -179,6 +179,12 @@ def search(
     kind: Annotated[ClauseKind | None, typer.Option(help="Only clauses of this kind.")] = None,
     doc_kind: Annotated[DocKind | None, typer.Option(help="Only rules or amendments.")] = None,
     lang: Annotated[DocLang | None, typer.Option(help="Only documents in this language.")] = None,
+    date: Annotated[
+        str | None, typer.Option(help="YYYY-MM-DD: the rules in force that day (default today).")
+    ] = None,
+    edition: Annotated[
+        str | None, typer.Option(help="An edition by its printed version, e.g. Ver.1.1.0.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
     batch: Annotated[
         Path | None, typer.Option(help="JSON Lines file of {qid, question, game}.")
@@ -192,7 +198,7 @@ def search(
     from judgekb.index.request import Scope, SearchRequest
 
     try:
-        scope = Scope(game=game, doc=doc, doc_kind=doc_kind, clause_kind=kind, lang=lang)
+        scope = Scope(game, doc, doc_kind, kind, lang, edition, date)
         if batch is not None:
             template = SearchRequest("batch", scope, k, mode)
             run_batch(_settings(), batch, template, write=sys.stdout.write)
@@ -226,6 +232,33 @@ def clause(
         out.print_json(json.dumps(detail, ensure_ascii=False))
     else:
         out.print(render_clause(detail), highlight=False)
+
+
+@app.command()
+def diff(
+    family: Annotated[str, typer.Argument(help="Rulebook family, e.g. gundam-cr.")],
+    from_version: Annotated[
+        str | None, typer.Option("--from", help="Older edition (default: the one before --to).")
+    ] = None,
+    to_version: Annotated[
+        str | None, typer.Option("--to", help="Newer edition (default: the newest).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
+) -> None:
+    """What changed between two editions: added, removed, changed and renumbered clauses."""
+    from judgekb.corpus.edition_store import Editions, diff_of_versions, render_diff
+    from judgekb.corpus.store import ClauseStore
+
+    try:
+        result = diff_of_versions(
+            Editions(ClauseStore(_settings().store_path)), family, from_version, to_version
+        )
+    except JudgeKBError as exc:
+        _fail(exc)
+    if as_json:
+        out.print_json(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        out.print(render_diff(result), highlight=False)
 
 
 @app.command()

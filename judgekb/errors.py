@@ -16,6 +16,8 @@ Each carries an HTTP ``status`` so the service maps it without a lookup table::
     │   └── QueryTooLong              over the length limit              (413)
     ├── UnknownGame                   game slug not in the manifest      (404)
     ├── UnknownDocument               doc id not in the manifest         (404)
+    ├── UnknownFamily                 no rulebook family of that name    (404)
+    ├── UnknownEdition                no edition printed as that version (404)
     ├── ClauseNotFound                no clause with that id             (404)
     ├── RulingNotFound                no ruling with that id (or not visible) (404)
     ├── KBUnavailable                 rulings database unreachable / unmigrated (503)
@@ -126,6 +128,27 @@ class UnknownDocument(_NotFound):
     def __init__(self, doc: str, known: Sequence[str]) -> None:
         super().__init__(f"unknown document {doc!r}; known documents: {', '.join(sorted(known))}")
         self.doc = doc
+        self.known = list(known)
+
+
+class UnknownFamily(_NotFound):
+    """A rulebook family (manifest ``family``) that no document belongs to."""
+
+    def __init__(self, family: str, known: Sequence[str]) -> None:
+        super().__init__(f"unknown rulebook family {family!r}; known: {', '.join(sorted(known))}")
+        self.family = family
+        self.known = list(known)
+
+
+class UnknownEdition(_NotFound):
+    """A version that no edition (of the named family or game) is printed as."""
+
+    def __init__(self, version: str, known: Sequence[str], where: str = "") -> None:
+        of = f" of {where}" if where else ""
+        super().__init__(
+            f"unknown edition {version!r}{of}; known editions: {', '.join(known) or 'none'}"
+        )
+        self.version = version
         self.known = list(known)
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judgekb.corpus.lineage import Lineage
 from judgekb.corpus.manifest import Manifest
 from judgekb.corpus.model import (
     AmendmentLink,
@@ -33,6 +34,7 @@ class CorpusBuild:
     clauses: list[Clause] = field(default_factory=list)
     refs: list[CrossRef] = field(default_factory=list)
     amendments: list[AmendmentLink] = field(default_factory=list)
+    lineage: Lineage = field(default_factory=Lineage)
     findings: list[LintFinding] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (doc_id, message)
     corpus_hash: str = ""
@@ -49,7 +51,8 @@ def parse_document(manifest: Manifest, doc: Document) -> ParsedDocument:
         parsed = parse_decree(doc, text)
     else:
         parsed = parse_rulebook(doc, text, manifest.numbering[doc.doc_id])
-    corrected = tuple(correct_clauses(doc.doc_id, parsed.clauses))
+    table = manifest.corrections.get(doc.doc_id, doc.doc_id)  # an edition may share its family's
+    corrected = tuple(correct_clauses(table, parsed.clauses))
     return ParsedDocument(parsed.document, corrected, parsed.findings)
 
 
@@ -81,7 +84,32 @@ def collect_corpus(manifest: Manifest, progress: Progress | None = None) -> Corp
             if progress:
                 progress(f"linking {doc.doc_id} -> {doc.amends}")
             out.amendments.extend(link_amendments(out.parsed[doc.doc_id], out.parsed[doc.amends]))
+    _trace_editions(manifest, out, progress)
     return out
+
+
+def _trace_editions(manifest: Manifest, out: CorpusBuild, progress: Progress | None) -> None:
+    """Align the editions of every family; changelog findings join the lint findings."""
+    from judgekb.corpus.gundam import CHANGELOG_ID
+    from judgekb.corpus.lineage import trace_families
+
+    if progress:
+        progress("aligning editions")
+    out.lineage = trace_families(manifest, out.parsed)
+    out.findings.extend(out.lineage.findings)
+    # "ลบหัวข้อ 12-3-7" names the previous edition's 12-3-7: the number now means another
+    # clause, so the changelog must not link it as a reference.
+    removed = {
+        (e.doc_id, cid)
+        for e in out.lineage.changelog
+        if e.action == "removed"
+        for cid in e.clause_ids
+    }
+    out.refs = [
+        r
+        for r in out.refs
+        if not (r.src_id == CHANGELOG_ID and (r.doc_id, r.written.rstrip(".")) in removed)
+    ]
 
 
 def build_corpus(
@@ -103,6 +131,7 @@ def build_corpus(
         built.findings,
         built.errors,
         meta={"normaliser_version": NORMALISER_VERSION, "manifest": str(manifest.path)},
+        lineage=built.lineage,
     )
     log.info(
         "stored %d clauses of %d documents in %s",

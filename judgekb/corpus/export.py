@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from judgekb.corpus.edition_store import editions_of, history_json
 from judgekb.corpus.model import AmendmentLink, Clause, CrossRef, Document
 from judgekb.corpus.store import ClauseStore
 
@@ -126,8 +127,11 @@ def clause_detail(
             "other_docs": [
                 d.doc_id
                 for d in store.docs_of(game)
-                if d.doc_id != clause.doc_id and store.get(d.doc_id, clause.clause_id)
+                if d.doc_id != clause.doc_id
+                and d.family_id != doc.family_id  # other editions: see "history"
+                and store.get(d.doc_id, clause.clause_id)
             ],
+            "history": history_json(editions_of(store), clause.doc_id, clause.clause_id),
         }
     )
     return detail

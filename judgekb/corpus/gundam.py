@@ -9,7 +9,9 @@ long clauses ("..." or cut mid-word) and lacks some clauses. We keep ONE clause 
   (provenance ``damaged-repaired``, ``repaired=True`` when repair changed it);
 * ``raw_text`` is the verbatim text of the chosen rendering, ``alt_raw_text`` the other's.
 
-The changelog is kept as one appendix node ``appendix/changelog`` (not clauses).
+The changelog is kept as one appendix node ``appendix/changelog`` (not clauses). The clean
+rendering repeats the changelog's entries after its last clause (without the "●Ver." heading);
+that repeat is cut off, so it does not become part of the last clause's text.
 """
 
 from __future__ import annotations
@@ -57,7 +59,23 @@ def split_renderings(lines: list[Line], numbering: str) -> Renderings | None:
     )
     if clean_at is None:
         return None
-    return Renderings(lines[:log_at], lines[log_at:clean_at], lines[clean_at:])
+    changelog = lines[log_at:clean_at]
+    return Renderings(lines[:log_at], changelog, _without_changelog(lines[clean_at:], changelog))
+
+
+#: A changelog line shorter than this (skeleton letters) is too short to recognise its repeat.
+CHANGELOG_REPEAT_MIN = 8
+
+
+def _without_changelog(clean: list[Line], changelog: list[Line]) -> list[Line]:
+    """The clean rendering up to the first line that repeats a changelog entry."""
+    entries = [skeleton(ln.body) for ln in changelog[1:] if not ln.blank]
+    entries = [e for e in entries if len(e) >= CHANGELOG_REPEAT_MIN]
+    for i, ln in enumerate(clean):
+        body = skeleton(ln.body)
+        if body and any(body.startswith(e) or e.startswith(body) for e in entries):
+            return clean[:i]
+    return clean
 
 
 def _repaired(lines: list[Line]) -> list[Line]:

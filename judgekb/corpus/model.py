@@ -20,8 +20,23 @@ class Document:
     version: str
     effective_date: str  # ISO date, or "" when the document gives none
     kind: str  # rules | amendment
-    source: str  # file name under the rulebooks directory
+    source: str  # path of the text file as the manifest gives it
     amends: str | None = None  # doc_id this amendment amends
+    family: str = ""  # one rulebook across its editions (e.g. "gundam-cr"); "" = its own
+
+    @property
+    def family_id(self) -> str:
+        """The family this document is an edition of (its own id when it names none)."""
+        return self.family or self.doc_id
+
+
+@dataclass(frozen=True)
+class ChangelogWords:
+    """How a book's printed changelog words its entries (manifest data, e.g. Thai verbs)."""
+
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,11 @@ import sqlite3
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from judgekb.corpus.edition_store import SCHEMA as EDITION_SCHEMA
+from judgekb.corpus.edition_store import insert_lineage
+from judgekb.corpus.editions import current_first
 from judgekb.corpus.model import (
     AmendmentLink,
     Clause,
@@ -21,13 +25,17 @@ from judgekb.corpus.model import (
 )
 from judgekb.errors import ClauseNotFound, StoreError, UnknownDocument, UnknownGame
 
-SCHEMA_VERSION = "1"
-SCHEMA = """
+if TYPE_CHECKING:
+    from judgekb.corpus.lineage import Lineage
+
+SCHEMA_VERSION = "2"  # 2: documents.family and the edition tables (edition_store.SCHEMA)
+SCHEMA = (
+    """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE documents (
     doc_id TEXT PRIMARY KEY, game TEXT NOT NULL, game_name TEXT NOT NULL, title TEXT NOT NULL,
     lang TEXT NOT NULL, version TEXT NOT NULL, effective_date TEXT NOT NULL, kind TEXT NOT NULL,
-    source TEXT NOT NULL, amends TEXT, ord INTEGER NOT NULL);
+    source TEXT NOT NULL, amends TEXT, ord INTEGER NOT NULL, family TEXT NOT NULL);
 CREATE TABLE clauses (
     doc_id TEXT NOT NULL REFERENCES documents(doc_id), clause_id TEXT NOT NULL, parent_id TEXT,
     kind TEXT NOT NULL, title TEXT NOT NULL, text TEXT NOT NULL, raw_text TEXT NOT NULL,
@@ -50,6 +58,8 @@ CREATE TABLE findings (
     message TEXT NOT NULL);
 CREATE TABLE build_errors (doc_id TEXT NOT NULL, message TEXT NOT NULL);
 """
+    + EDITION_SCHEMA
+)
 
 
 def corpus_hash(clauses: Iterable[Clause]) -> str:
@@ -69,6 +79,7 @@ def write_store(
     findings: Sequence[LintFinding] = (),
     errors: Sequence[tuple[str, str]] = (),
     meta: dict[str, str] | None = None,
+    lineage: Lineage | None = None,
 ) -> str:
     """Write everything to a temp file next to ``path`` and rename it into place; return the hash."""
     _check_unique(clauses)
@@ -81,6 +92,8 @@ def write_store(
         with con:
             con.executescript(SCHEMA)
             _insert_all(con, documents, clauses, refs, amendments, findings, errors)
+            if lineage is not None:
+                insert_lineage(con, lineage)
             info = {"schema_version": SCHEMA_VERSION, "corpus_hash": digest, **(meta or {})}
             con.executemany("INSERT INTO meta VALUES (?, ?)", info.items())
         con.close()
@@ -102,7 +115,7 @@ def _check_unique(clauses: Sequence[Clause]) -> None:
 
 def _insert_all(con, documents, clauses, refs, amendments, findings, errors) -> None:  # type: ignore[no-untyped-def]
     con.executemany(
-        "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
         [
             (
                 d.doc_id,
@@ -116,6 +129,7 @@ def _insert_all(con, documents, clauses, refs, amendments, findings, errors) -> 
                 d.source,
                 d.amends,
                 i,
+                d.family,
             )
             for i, d in enumerate(documents)
         ],
@@ -208,10 +222,21 @@ class ClauseStore:
                 f"clause store {path} is unreadable ({exc}); run `judgekb build`"
             ) from exc
         self.path = path
+        found = self.meta.get("schema_version")
+        if found != SCHEMA_VERSION:
+            raise StoreError(
+                f"clause store {path} has schema {found}, this judgekb reads schema "
+                f"{SCHEMA_VERSION}; run `judgekb build`"
+            )
         self._docs = [self._document(r) for r in self._q("SELECT * FROM documents ORDER BY ord")]
 
     def _q(self, sql: str, *args: object) -> list[sqlite3.Row]:
         return self._con.execute(sql, args).fetchall()
+
+    def query(self, sql: str, *args: object) -> list[sqlite3.Row]:
+        """Rows of a read-only query, for modules that own tables of this store
+        (:mod:`judgekb.corpus.edition_store`)."""
+        return self._q(sql, *args)
 
     @staticmethod
     def _document(r: sqlite3.Row) -> Document:
@@ -226,6 +251,7 @@ class ClauseStore:
             r["kind"],
             r["source"],
             r["amends"],
+            r["family"],
         )
 
     # documents and games -------------------------------------------------------------
@@ -274,9 +300,9 @@ class ClauseStore:
         return found
 
     def find(self, game: str, clause_id: str, doc_id: str | None = None) -> Clause:
-        """A clause of ``game`` by id; rules documents win over amendments unless ``doc_id``."""
-        docs = [self.document(doc_id)] if doc_id else self.docs_of(game)
-        docs.sort(key=lambda d: d.kind != "rules")
+        """A clause of ``game`` by id; unless ``doc_id``, the editions in force today win over
+        amendments, and those over older or later editions (:func:`editions.current_first`)."""
+        docs = [self.document(doc_id)] if doc_id else current_first(self.docs_of(game))
         for d in docs:
             found = self.get(d.doc_id, clause_id)
             if found is not None:

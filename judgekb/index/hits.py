@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from urllib.parse import quote, urlencode
 
+from judgekb.corpus.editions import later_edition, permalink_pin, primary_document
 from judgekb.corpus.export import amendment_json, citation
-from judgekb.corpus.model import Clause
+from judgekb.corpus.model import Clause, Document
 from judgekb.corpus.normalize import normalize_text
 from judgekb.corpus.store import ClauseStore
 from judgekb.index.passages import heading_paths
@@ -15,12 +16,21 @@ from judgekb.index.results import RefLink, SearchHit
 PREVIEW_CHARS = 160
 
 
-def clause_url(game: str, clause_id: str, doc_id: str | None, primary_doc: str | None) -> str:
-    """The permalink of a clause; ``?doc=`` only when it is not in the game's primary document.
+def clause_url(
+    game: str,
+    clause_id: str,
+    doc_id: str | None,
+    primary_doc: str | None,
+    edition: str | None = None,
+) -> str:
+    """The permalink of a clause; ``?doc=`` only when it is not in the game's primary document,
+    ``?edition=`` when it is another edition of the primary document's rulebook.
 
     The one place permalinks are made: search hits and every page of the service use it.
     """
     url = f"/rules/{quote(game, safe='')}/{quote(clause_id, safe='/')}"
+    if edition:
+        return f"{url}?{urlencode({'edition': edition})}"
     if not doc_id or doc_id == primary_doc:
         return url
     return f"{url}?{urlencode({'doc': doc_id})}"
@@ -32,11 +42,10 @@ class HitFactory:
     def __init__(self, store: ClauseStore, clauses: Sequence[Clause]) -> None:
         self.store = store
         self.clauses = clauses
-        self.docs = {d.doc_id: d for d in store.documents()}
-        self.primary: dict[str, str] = {}
-        for d in store.documents():
-            if d.kind == "rules":
-                self.primary.setdefault(d.game, d.doc_id)
+        docs = store.documents()
+        self.docs = {d.doc_id: d for d in docs}
+        self.primary = {d.game: primary_document(docs, d.game) for d in docs}
+        self.later = {d.doc_id: later_edition(docs, d) for d in docs}
         self.paths = heading_paths(clauses)
         self.by_key = {(c.doc_id, c.clause_id): c for c in clauses}
         self.norm_text = [normalize_text(c.text).lower() for c in clauses]
@@ -64,8 +73,9 @@ class HitFactory:
                 self.amend.setdefault((a.target_doc, a.target_id), []).append(js)
 
     def url(self, clause: Clause) -> str:
-        game = self.docs[clause.doc_id].game
-        return clause_url(game, clause.clause_id, clause.doc_id, self.primary.get(game))
+        doc = self.docs[clause.doc_id]
+        doc_id, edition = permalink_pin(doc, self.primary[doc.game])
+        return clause_url(doc.game, clause.clause_id, doc_id, None, edition)
 
     def make(self, row: int, score: float, via: str, terms: Sequence[str]) -> SearchHit:
         c = self.clauses[row]
@@ -89,6 +99,8 @@ class HitFactory:
             version=doc.version,
             effective_date=doc.effective_date,
             doc_kind=doc.kind,
+            family=doc.family_id,
+            later=_edition_json(self.later[c.doc_id]),
             repaired=c.repaired,
             corrected=bool(c.corrections),
             matched=matched,
@@ -97,3 +109,10 @@ class HitFactory:
             amendments=tuple(self.amend.get(key, ())),
             via=via,
         )
+
+
+def _edition_json(doc: Document | None) -> dict[str, str] | None:
+    """A later edition as a hit shows it (None when the hit's edition is the newest)."""
+    if doc is None:
+        return None
+    return {"doc": doc.doc_id, "version": doc.version, "effective_date": doc.effective_date}

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from judgekb.corpus.edition_store import Editions
+from judgekb.corpus.editions import parse_day, visible_docs
 from judgekb.corpus.model import Clause, Document
 from judgekb.corpus.store import ClauseStore
 from judgekb.errors import QueryError, UnknownDocument
@@ -68,6 +70,12 @@ class LoadedIndex:
         self.kind_of_row = np.array([c.kind for c in self.clauses])
         self.doc_kind_of_row = np.array([docs[c.doc_id].kind for c in self.clauses])
         self.is_glossary_row = (self.kind_of_row == "glossary").astype(np.float32)
+        self.editions = Editions(store)
+        self._rows_of_key: dict[str, list[int]] = {}
+        for i, c in enumerate(self.clauses):
+            key = self.editions.key.get((c.doc_id, c.clause_id))
+            if key is not None:
+                self._rows_of_key.setdefault(key, []).append(i)
         self.query_cache_size = QUERY_CACHE_SIZE  # 0 disables it (benchmarks do)
         self._qcache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_lock = threading.Lock()
@@ -92,13 +100,22 @@ class LoadedIndex:
             mask &= self.doc_kind_of_row == scope.doc_kind
         if scope.clause_kind is not None:
             mask &= self.kind_of_row == scope.clause_kind
-        if scope.edition is not None:
-            versions = {d.doc_id for d in self.docs.values() if d.version == scope.edition}
-            if not versions:
-                known = sorted({d.version for d in self.docs.values()})
-                raise QueryError(f"unknown edition {scope.edition!r}; known: {', '.join(known)}")
-            mask &= np.isin(self.doc_of_row, sorted(versions))
-        return mask
+        return mask & self.edition_mask(scope)
+
+    def edition_mask(self, scope: Scope) -> np.ndarray:
+        """Rows of the editions in force on ``scope.date`` (today when None), or of the
+        edition ``scope.edition`` names (:func:`judgekb.corpus.editions.visible_docs`).
+        A document named by ``scope.doc`` is searched whatever its date."""
+        if scope.doc is not None and scope.edition is None:
+            return np.ones(len(self.clauses), dtype=bool)
+        docs = visible_docs(self.docs.values(), parse_day(scope.date), scope.edition, scope.game)
+        return np.isin(self.doc_of_row, sorted(docs))
+
+    def same_clause(self, row: int) -> list[int]:
+        """The other rows holding this clause in other editions (same stable key)."""
+        c = self.clauses[row]
+        key = self.editions.key.get((c.doc_id, c.clause_id))
+        return [r for r in self._rows_of_key.get(key or "", []) if r != row]
 
     # raw scores -------------------------------------------------------------------------
     def bm25_scores(self, tokens: list[str]) -> np.ndarray:

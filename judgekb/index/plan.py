@@ -17,6 +17,7 @@ import numpy as np
 from judgekb.index.games import GameEvidence, GameNames, GameVocabulary
 from judgekb.index.language import LanguageGuesser, any_function_word
 from judgekb.index.query import IdMention, ParsedQuery, parse_query
+from judgekb.index.renumber import Renumbered, renumbered_rows
 from judgekb.index.request import SearchRequest
 from judgekb.index.terms import BookText, Lexicon
 from judgekb.index.tokenize import tokenize
@@ -55,6 +56,7 @@ class QueryPlan:
     expansion: list[str] = field(default_factory=list)
     terms: list[str] = field(default_factory=list)  # BM25 tokens (query + expansion)
     lang: str = "none"  # th | ms | en | none
+    renumbered: list[Renumbered] = field(default_factory=list)  # old numbers (issue 13)
 
 
 class Planner:
@@ -179,6 +181,8 @@ class Planner:
         everywhere = np.ones(len(idx), dtype=bool)
         for mention in plan.pq.mentions:
             found = self._mention_rows(mention, plan.mask)
+            # editions: a number only an older edition prints names its clause now
+            found += self._renumbered(self._mention_rows(mention, everywhere), plan)
             if plan.game is not None:
                 if found:
                     plan.lookups += [(r, "lookup") for r in found if r not in seen]
@@ -225,6 +229,15 @@ class Planner:
             if found:
                 return found
         return []
+
+    def _renumbered(self, rows: list[int], plan: QueryPlan) -> list[int]:
+        """Editions (issue 13): rows that an older edition's number now names, noted."""
+        out = []
+        for row, note in renumbered_rows(self.index, rows, plan.mask, plan.request.scope.date):
+            plan.renumbered.append(note)
+            if row is not None and row not in rows:
+                out.append(row)
+        return out
 
     def _elsewhere(self, rows: list[int], game: str) -> list[Elsewhere]:
         out: dict[str, Elsewhere] = {}

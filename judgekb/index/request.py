@@ -7,9 +7,10 @@ them never goes stale.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
+from judgekb.corpus.editions import parse_day
 from judgekb.corpus.model import CLAUSE_KINDS
 from judgekb.errors import QueryError
 
@@ -47,18 +48,20 @@ class Scope:
     doc_kind: DocKind | None = None  # rules | amendment
     clause_kind: ClauseKind | None = None  # chapter | section | clause | glossary | appendix
     lang: DocLang | None = None  # language of the documents
-    edition: str | None = None  # a document version; None = the one in force
+    edition: str | None = None  # a document version; None = the one in force on ``date``
+    date: str | None = None  # YYYY-MM-DD: the rules in force that day; None = today
 
     def __post_init__(self) -> None:
         _check("document kind", self.doc_kind, DOC_KINDS)
         _check("clause kind", self.clause_kind, CLAUSE_KIND_CHOICES)
         _check("document language", self.lang, DOC_LANGS)
-        for name in ("game", "doc", "edition"):
+        for name in ("game", "doc", "edition", "date"):
             if getattr(self, name) == "":
                 object.__setattr__(self, name, None)
+        parse_day(self.date)  # a malformed date is a QueryError here, not at search time
 
     def with_game(self, game: str | None) -> Scope:
-        return Scope(game, self.doc, self.doc_kind, self.clause_kind, self.lang, self.edition)
+        return replace(self, game=game)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ if TYPE_CHECKING:
     from judgekb.index.confidence import SearchSignals
     from judgekb.index.games import GameEvidence
     from judgekb.index.plan import Elsewhere
+    from judgekb.index.renumber import Renumbered
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ class SearchHit:
     # lookup (a clause number the query names) | alias (a term's entry) | ref (cited by the
     # named clause) | current (the current clause an amendment hit corresponds to) | search
     via: str = "search"
+    family: str = ""  # the rulebook across its editions (issue 13)
+    later: dict[str, str] | None = None  # a later edition of it: doc, version, effective_date
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -67,6 +70,8 @@ class SearchHit:
                 "version": self.version,
                 "effective_date": self.effective_date,
                 "kind": self.doc_kind,
+                "family": self.family,
+                "later_edition": self.later,
             },
             "repaired": self.repaired,
             "corrected": self.corrected,
@@ -103,6 +108,7 @@ class SearchResult:
     # it), "elsewhere" (only other games print it), "missing" (no book prints it).
     lookup: str = ""
     bare: bool = False  # the query was only clause numbers (and game or clause words)
+    renumbered: tuple[Renumbered, ...] = ()  # old numbers and where their clauses are now
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -112,5 +118,6 @@ class SearchResult:
             "ambiguous_games": list(self.ambiguous_games),
             "elsewhere": [e.to_json() for e in self.elsewhere],
             "inferred_game": self.inferred.to_json() if self.inferred else None,
+            "renumbered": [r.to_json() for r in self.renumbered],
             "results": [h.to_json() for h in self.hits],
         }

@@ -146,6 +146,7 @@ class Searcher:
             signals=signals,
             lookup=_lookup_outcome(plan),
             bare=plan.bare,
+            renumbered=tuple(plan.renumbered),
         )
 
     # ordering ---------------------------------------------------------------------------

@@ -33,6 +33,12 @@ router = APIRouter(responses=ERROR_RESPONSES, default_response_class=SafeJSONRes
 QueryText = Annotated[str, Query(description="A question, or a clause number to look up.")]
 GameSlug = Annotated[str | None, Query(description="Game slug, e.g. summoner-master.")]
 DocId = Annotated[str | None, Query(description="Document id, e.g. sm-decree-2009.")]
+EditionQ = Annotated[
+    str | None, Query(description="An edition by its printed version, e.g. Ver.1.1.0.")
+]
+DateQ = Annotated[
+    str | None, Query(description="YYYY-MM-DD: the rules in force that day (default today).")
+]
 
 
 def site_of(request: Request) -> Site:
@@ -69,8 +75,10 @@ def api_search(
     lang: Annotated[
         DocLang | None, Query(description="Only documents in this language (th, ms).")
     ] = None,
+    edition: EditionQ = None,
+    date: DateQ = None,
 ) -> Any:
-    scope = Scope(game=game, doc=doc, doc_kind=doc_kind, clause_kind=kind, lang=lang)
+    scope = Scope(game, doc, doc_kind, kind, lang, edition, date)
     search = SearchRequest(q, scope, k, mode)
     return search_json(request, search, run_search(site_of(request), search))
 
@@ -81,10 +89,19 @@ def api_clause(
     game: Annotated[str, Path(description="Game slug.")],
     clause_id: Annotated[str, Path(description="Clause id as printed, e.g. 602.1.4.")],
     doc: DocId = None,
+    edition: EditionQ = None,
+    date: DateQ = None,
 ) -> Any:
+    from judgekb.service.edition_views import renumbered_from, resolve_clause
+
     site = site_of(request)
     site.store.check_game(game)
-    detail = clause_detail(site.store, game, clause_id.rstrip("."), site.game_doc(game, doc))
+    r = resolve_clause(site, game, clause_id.rstrip("."), site.game_doc(game, doc), edition, date)
+    detail = clause_detail(site.store, game, r.clause_id, r.doc_id)
+    asked = renumbered_from(r)
+    if asked is not None:  # an older edition's number: say which clause it means now
+        detail["renumbered_from"] = asked
+        detail["removed_in"] = r.removed_in.version if r.removed_in else None
     cited = citing_rulings(request, game, detail["doc"], detail["clause_id"])
     return {**detail, "rulings": [r.to_json() for r in cited]}  # published, strongest first
 

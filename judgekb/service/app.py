@@ -17,7 +17,7 @@ from starlette.staticfiles import StaticFiles
 
 from judgekb.config import Settings
 from judgekb.kb.base import open_kb
-from judgekb.service import accounts, api, pages, ruling_pages, rulings
+from judgekb.service import accounts, api, changes, pages, ruling_pages, rulings
 from judgekb.service.errors import install_error_handlers
 from judgekb.service.kbdeps import BodyLimit
 from judgekb.service.render import STATIC_DIR
@@ -70,6 +70,7 @@ def create_app(settings: Settings, searcher: Searcher | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.include_router(api.router)
     app.include_router(rulings.router)
+    app.include_router(changes.router)  # editions: /changes, /api/diff, /api/editions
     app.include_router(pages.router)
     app.include_router(accounts.router)
     app.include_router(ruling_pages.router)

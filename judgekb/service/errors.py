@@ -20,11 +20,14 @@ from judgekb.errors import (
     ClauseNotFound,
     JudgeKBError,
     UnknownDocument,
+    UnknownEdition,
+    UnknownFamily,
     UnknownGame,
     ValidationFailed,
 )
 from judgekb.service.render import render
 from judgekb.service.schemas import ErrorBody, SafeJSONResponse
+from judgekb.service.site import page_url
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +44,7 @@ def error_body(exc: Exception) -> ErrorBody:
         body = ErrorBody(error=str(exc), status=exc.status)
         if isinstance(exc, ClauseNotFound):
             body.suggestions = list(dict.fromkeys(exc.suggestions))  # one per id, docs merged
-        if isinstance(exc, UnknownGame | UnknownDocument):
+        if isinstance(exc, UnknownGame | UnknownDocument | UnknownFamily | UnknownEdition):
             body.known = sorted(exc.known)
         if isinstance(exc, ValidationFailed) and exc.field:
             body.field = exc.field
@@ -82,9 +85,14 @@ def _known_links(request: Request, exc: Exception, body: ErrorBody) -> list[dict
     """Links to the valid games, or to the clause in each valid document."""
     cid = request.path_params.get("clause_id")
     game = request.path_params.get("game")
-    if isinstance(exc, UnknownDocument) and game and cid:
-        base = f"/rules/{quote(game, safe='')}/{quote(cid, safe='/')}?doc="
+    if isinstance(exc, UnknownDocument | UnknownEdition) and game and cid:
+        key = "doc" if isinstance(exc, UnknownDocument) else "edition"
+        base = f"/rules/{quote(game, safe='')}/{quote(cid, safe='/')}?{key}="
         return [{"label": k, "url": base + quote(k, safe="")} for k in body.known or []]
+    if isinstance(exc, UnknownFamily):
+        return [{"label": k, "url": f"/changes/{quote(k, safe='')}"} for k in body.known or []]
+    if isinstance(exc, UnknownEdition):
+        return [{"label": k, "url": page_url(request, edition=k)} for k in body.known or []]
     return [{"label": k, "url": f"/rules/{quote(k, safe='')}"} for k in body.known or []]
 
 

@@ -10,7 +10,16 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from judgekb.corpus.export import clause_detail
 from judgekb.index.request import SearchRequest
 from judgekb.index.results import SearchResult
-from judgekb.service.api import DocId, GameSlug, QueryText, run_search, site_of
+from judgekb.service.api import (
+    DateQ,
+    DocId,
+    EditionQ,
+    GameSlug,
+    QueryText,
+    run_search,
+    site_of,
+)
+from judgekb.service.edition_views import edition_panel, resolve_clause, search_editions
 from judgekb.service.render import render
 from judgekb.service.ruling_views import clause_rulings_context, search_rulings_context
 from judgekb.service.views import clause_view, games_view, hit_view, search_status, toc_view
@@ -31,15 +40,19 @@ def search_page(
     q: QueryText = "",
     game: GameSlug = None,
     k: Annotated[int, Query(ge=1, le=50)] = 10,
+    edition: EditionQ = None,
+    date: DateQ = None,
     lang: UiLang = None,
 ) -> Response:
     """Cited hits; a clause number typed as the query goes straight to its permalink."""
     site = site_of(request)
     game = game or None
-    search = SearchRequest.of(q, game=game, k=k)
+    search = SearchRequest.of(q, game=game, k=k, edition=edition, date=date)
     result = run_search(site, search)
     top = result.hits[0] if result.hits else None
-    if top and top.via == "lookup" and result.lookup == "found" and _only_one_number(result):
+    renumbered = bool(result.renumbered)  # stay: the page says where the old number went
+    one = result.lookup == "found" and _only_one_number(result)
+    if top is not None and top.via == "lookup" and one and not renumbered:
         return RedirectResponse(site.clause_url(top.game, top.clause_id, top.doc_id), 303)
     return render(
         request,
@@ -52,6 +65,7 @@ def search_page(
             "hits": [hit_view(site, h) for h in result.hits],
             "status": search_status(site, request, result),
             **search_rulings_context(request, search, result),  # under the rules, never among
+            "editions": search_editions(site, result, date, edition),
         },
     )
 
@@ -79,23 +93,26 @@ def toc_page(request: Request, game: str, lang: UiLang = None) -> Response:
 
 @router.get("/rules/{game}/{clause_id:path}")
 def clause_page(
-    request: Request, game: str, clause_id: str, doc: DocId = None, lang: UiLang = None
+    request: Request,
+    game: str,
+    clause_id: str,
+    doc: DocId = None,
+    edition: EditionQ = None,
+    date: DateQ = None,
+    lang: UiLang = None,
 ) -> Response:
-    """The permalink of one clause (``?doc=`` picks a document where a game has several)."""
+    """The permalink of one clause (``?doc=`` picks a document where a game has several;
+    ``?edition=`` pins an edition, ``?date=`` the edition in force that day)."""
     site = site_of(request)
     site.store.check_game(game)
     if not clause_id.strip("/"):
         return RedirectResponse(f"/rules/{game}", 303)
-    detail = clause_detail(site.store, game, clause_id.rstrip("."), site.game_doc(game, doc))
-    return render(
-        request,
-        "clause.html",
-        {
-            "game": game,
-            "c": clause_view(site, game, detail),
-            **clause_rulings_context(request, game, detail),
-        },
-    )
+    r = resolve_clause(site, game, clause_id.rstrip("."), site.game_doc(game, doc), edition, date)
+    detail = clause_detail(site.store, game, r.clause_id, r.doc_id)
+    ed = edition_panel(site, game, r, date, detail["history"])
+    ctx = {"c": clause_view(site, game, detail), "ed": ed}
+    ctx.update(clause_rulings_context(request, game, detail))
+    return render(request, "clause.html", {"game": game, **ctx})
 
 
 def _endpoints(schema: dict[str, Any]) -> list[dict[str, Any]]:

@@ -14,6 +14,8 @@ from urllib.parse import quote, urlencode
 from starlette.requests import Request
 
 from judgekb.config import Settings
+from judgekb.corpus.edition_store import Editions
+from judgekb.corpus.editions import permalink_pin, primary_document, visible_docs
 from judgekb.corpus.model import Document
 from judgekb.corpus.store import ClauseStore
 from judgekb.errors import StoreError, UnknownDocument
@@ -75,12 +77,14 @@ class Site:
             d.doc_id: len(self.store.clauses(d.doc_id)) for d in self.store.documents()
         }
         self.clause_count = sum(self.doc_counts.values())
+        self.editions = Editions(self.store)
 
     # documents ------------------------------------------------------------------------
     def primary_doc(self, game: str) -> Document:
-        """The document a game's permalinks mean without ``?doc=``: its first rules document."""
-        docs = self.store.docs_of(game)
-        return next((d for d in docs if d.kind == "rules"), docs[0])
+        """The document a game's permalinks mean without ``?doc=``: the edition in force today
+        of its first rulebook (:func:`judgekb.corpus.editions.primary_document`)."""
+        self.store.check_game(game)
+        return primary_document(self.store.documents(), game)
 
     def game_doc(self, game: str, doc_id: str | None) -> str | None:
         """``doc_id`` checked to belong to ``game`` (UnknownDocument lists the game's docs)."""
@@ -91,8 +95,13 @@ class Site:
 
     # urls -----------------------------------------------------------------------------
     def clause_url(self, game: str, clause_id: str, doc_id: str | None = None) -> str:
-        """The permalink; ``?doc=`` only when the clause is not in the game's primary document."""
-        return clause_url(game, clause_id, doc_id, self.primary_doc(game).doc_id)
+        """The permalink; ``?doc=`` only when the clause is not in the game's primary document,
+        ``?edition=`` when it is in another edition of the same rulebook."""
+        primary = self.primary_doc(game)
+        if doc_id is None:
+            return clause_url(game, clause_id, None, primary.doc_id)
+        pin_doc, edition = permalink_pin(self.store.document(doc_id), primary)
+        return clause_url(game, clause_id, pin_doc, None, edition)
 
     def doc_url(self, doc_id: str, clause_id: str) -> str:
         return self.clause_url(self.store.document(doc_id).game, clause_id, doc_id)
@@ -113,7 +122,10 @@ class Site:
 
     def _build_glossary(self, game: str) -> tuple[re.Pattern[str] | None, dict[str, Term]]:
         terms: dict[str, Term] = {}
+        shown = visible_docs(self.store.documents())
         for doc in self.store.docs_of(game):
+            if doc.doc_id not in shown:
+                continue
             for c in self.store.clauses(doc.doc_id):
                 if c.kind != "glossary":
                     continue

@@ -12,6 +12,7 @@ from typing import Any
 from starlette.requests import Request
 
 from judgekb.corpus.amend import PROBABLE_BELOW
+from judgekb.corpus.editions import visible_docs
 from judgekb.corpus.model import Clause
 from judgekb.index.results import RefLink, SearchHit, SearchResult
 from judgekb.service.markup import Term, ref_pattern, render_text
@@ -140,6 +141,8 @@ def hit_view(site: Site, hit: SearchHit) -> dict:
         "badges": doc_badges(site, hit.doc_id),
         "via": hit.via,
         "older": hit.doc_kind == "amendment",
+        "later": hit.later,  # a later edition of its rulebook (issue 13)
+        "changes_url": f"/changes/{hit.family}" if hit.later else None,
     }
 
 
@@ -239,14 +242,21 @@ def _tree(site: Site, clauses: list[Clause], depth: int) -> list[dict]:
 
 
 def toc_view(site: Site, game: str, depth: int = TOC_DEPTH) -> list[dict]:
-    """Each document of ``game`` with its clause tree down to ``depth`` levels."""
+    """Each document of ``game`` in force today with its clause tree down to ``depth`` levels
+    (and, for a rulebook with several editions, a link to what changed)."""
+    shown = visible_docs(site.store.documents())
+    families = site.editions.families()
     return [
         {
             "doc": d,
             "badges": doc_badges(site, d.doc_id),
             "nodes": _tree(site, site.store.clauses(d.doc_id), depth),
+            "changes_url": (
+                f"/changes/{d.family_id}" if len(families.get(d.family_id, [])) > 1 else None
+            ),
         }
         for d in site.store.docs_of(game)
+        if d.doc_id in shown
     ]
 
 

@@ -19,7 +19,7 @@ title = "Tiny"
 lang = "ms"
 version = "1"
 kind = "rules"
-source = "tiny_bahagian_ms.txt"
+source = "rulebooks/tiny_bahagian_ms.txt"
 numbering = "bahagian"
 
 [[document]]
@@ -29,7 +29,7 @@ title = "Missing"
 lang = "th"
 version = "1"
 kind = "rules"
-source = "does_not_exist.txt"
+source = "rulebooks/does_not_exist.txt"
 numbering = "dashed"
 
 [[document]]
@@ -39,7 +39,7 @@ title = "Binary"
 lang = "th"
 version = "1"
 kind = "rules"
-source = "binary.txt"
+source = "rulebooks/binary.txt"
 numbering = "dashed"
 
 [[document]]
@@ -49,7 +49,7 @@ title = "Empty"
 lang = "th"
 version = "1"
 kind = "rules"
-source = "empty.txt"
+source = "rulebooks/empty.txt"
 numbering = "dotted"
 """
 

@@ -72,7 +72,9 @@ def test_real_corpus_resolution_rates():
         rates[doc_id] = (len(refs), *resolution_rate(refs))
     assert rates["sm-2014"] == (134, 1.0, 133 / 134)
     assert rates["vg-cr"] == (145, 1.0, 144 / 145)
-    assert rates["gundam-cr"] == (41, 1.0, 1.0)  # 44 with the real repair
+    # 38 with the real repair; 6 fewer since the changelog the clean rendering repeats is no
+    # longer read as part of clause 13-2-13-2 (its "13-2-11." … were taken for references)
+    assert rates["gundam-cr"] == (35, 1.0, 1.0)
     assert rates["op-cr"] == (44, 1.0, 1.0)
     assert min(rates["sm-2014"][2], rates["vg-cr"][2]) >= 0.98
 

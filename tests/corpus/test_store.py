@@ -67,3 +67,14 @@ def test_interrupted_write_keeps_the_old_store(tmp_path, monkeypatch):
         write_store(path, docs, clauses)
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.sqlite"]
+
+
+def test_a_store_of_an_older_schema_names_the_fix(tmp_path):
+    path = tmp_path / "c.sqlite"
+    write_tiny_store(path)
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    con.close()
+    with pytest.raises(StoreError, match=r"has schema 1, this judgekb reads schema 2; run"):
+        ClauseStore(path)

@@ -90,6 +90,7 @@ def test_cli_search_json_and_batch(built_settings, tmp_path, monkeypatch):
         "ambiguous_games",
         "elsewhere",
         "inferred_game",
+        "renumbered",
         "results",
     }
     assert (data["confidence"], data["ambiguous_games"], data["elsewhere"]) == ("high", [], [])
@@ -134,6 +135,7 @@ def test_cli_search_json_and_batch(built_settings, tmp_path, monkeypatch):
         "ambiguous_games",
         "elsewhere",
         "inferred_game",
+        "renumbered",
         "results",
     }
     get_settings.cache_clear()

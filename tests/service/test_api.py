@@ -128,7 +128,7 @@ def test_healthz_reports_the_manifest(client, searcher) -> None:
     body = client.get("/healthz").json()
     assert (body["ok"], body["games"], body["documents"], body["clauses"]) == (True, 2, 3, 13)
     assert body["manifest"] == searcher.manifest
-    assert body["store"]["schema_version"] == "1"
+    assert body["store"]["schema_version"] == "2"
 
 
 ERRORS = [
@@ -153,6 +153,21 @@ ERRORS = [
     ("/api/clauses/chess/1", 404, {"known": ["summoner-master", "vanguard"]}),
     ("/api/clauses/summoner-master/602.1?doc=vg-cr", 404, {"known": ["sm-2014", "sm-decree-2009"]}),
     ("/api/nope", 404, {}),
+    ("/api/search?q=x&date=2025-13-01", 400, {}),
+    (
+        "/api/search?q=x&edition=Ver.9",
+        404,
+        {"known": ["20/07/2009", "Malay edition", "Update 2014-01"]},
+    ),
+    (
+        "/api/clauses/summoner-master/602.1?edition=Ver.9",
+        404,
+        {"known": ["20/07/2009", "Update 2014-01"]},
+    ),
+    ("/api/diff/nope", 404, {"known": ["sm-2014", "vg-cr"]}),
+    ("/api/diff/sm-2014", 400, {}),
+    ("/api/diff/sm-2014?from=Ver.9", 404, {"known": ["Update 2014-01"]}),
+    ("/api/editions?date=someday", 400, {}),
 ]
 
 

@@ -145,6 +145,8 @@ def test_offline_api_docs(client) -> None:
         "/api/clauses/{game}/{clause_id}",
         "/api/games",
         "/api/documents",
+        "/api/diff/{family}",
+        "/api/editions",
         "/healthz",
         "/api/rulings",
         "/api/rulings/{ruling_id}",

@@ -53,6 +53,19 @@ ROUTES = [
     "/healthz?x={p}",
     "/{p}",
     "/api/{p}",
+    "/search?q=Effect&date={p}",
+    "/search?q=Effect&edition={p}",
+    "/rules/summoner-master/602.1?edition={p}",
+    "/rules/summoner-master/602.1?date={p}",
+    "/api/search?q=x&date={p}",
+    "/api/search?q=x&edition={p}",
+    "/api/clauses/summoner-master/602.1?edition={p}",
+    "/api/diff/{p}",
+    "/api/diff/sm-2014?from={p}",
+    "/api/editions?date={p}",
+    "/changes?lang={p}",
+    "/changes/{p}",
+    "/changes/sm-2014?to={p}",
 ]
 
 JS_URL = re.compile(r"""(href|src|action|formaction)\s*=\s*["']?\s*javascript:""", re.I)

@@ -1,0 +1,196 @@
+"""Editions end to end: three editions of the real One Piece book (V1 deletes 11-3-2 and rewords
+1-2-3; V2, effective next year, rewords 11-3-1), built into a real store and index (keyword
+encoder), searched and served."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from judgekb import cli
+from judgekb.config import Settings, get_settings
+from judgekb.corpus.build import build_corpus
+from judgekb.corpus.manifest import load_manifest
+from judgekb.corpus.store import ClauseStore
+from judgekb.index.build import build_index
+from judgekb.index.request import SearchRequest
+from judgekb.index.search import Searcher
+from judgekb.service.app import create_app
+from tests.editions import Book, book_text, future, shift, write_editions
+from tests.fakes import FakeEmbedder
+
+OP = book_text("op-cr")
+V1 = Book(OP).reword("1-2-3", "ตลอดเวลา", "ทุกเมื่อ").delete("11-3-2").renumber(shift("11-3", 3, -1))
+V2 = Book(V1.text).reword("11-3-1", "กรณีที่", "เมื่อ")
+NEXT_YEAR = future()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("editions")
+    eds = [
+        ("op-0", "V0", "2025-02-12", OP),
+        ("op-1", "V1", "2025-09-01", V1.text),
+        ("op-2", "V2", NEXT_YEAR, V2.text),
+    ]
+    manifest = write_editions(tmp, eds)
+    data = tmp / "var"
+    build_corpus(load_manifest(manifest), data / "clauses.sqlite")
+    store = ClauseStore(data / "clauses.sqlite")
+    build_index(store, data / "index", data / "cache.sqlite", FakeEmbedder, FakeEmbedder.name)
+    searcher = Searcher(store, data / "index", FakeEmbedder(), FakeEmbedder.name)
+    settings = Settings(data_dir=data, manifest=manifest, model=FakeEmbedder.name)
+    return settings, searcher
+
+
+@pytest.fixture(scope="module")
+def client(built):
+    settings, searcher = built
+    return TestClient(create_app(settings, searcher=searcher), follow_redirects=False)
+
+
+def _top(client, q: str, **params: str) -> dict:
+    body = client.get("/api/search", params={"q": q, "game": "one-piece", **params}).json()
+    return body["results"][0]
+
+
+@pytest.mark.parametrize(
+    ("params", "doc", "word"),
+    [
+        ({"date": "2025-08-31"}, "op-0", "ตลอดเวลา"),  # the day before V1: the older wording
+        ({"date": "2025-09-01"}, "op-1", "ทุกเมื่อ"),  # from V1's effective date: the newer
+        ({}, "op-1", "ทุกเมื่อ"),  # today: V1 (V2 is not in force yet)
+        ({"edition": "V0"}, "op-0", "ตลอดเวลา"),
+    ],
+)
+def test_date_and_edition_choose_the_wording(client, params, doc, word):
+    hit = _top(client, "1-2-3", **params)
+    assert (hit["doc"], hit["clause_id"], hit["via"]) == (doc, "1-2-3", "lookup")
+    assert word in hit["text"]
+
+
+def test_every_hit_says_its_edition_and_whether_a_later_one_exists(client):
+    hit = _top(client, "1-2-3")
+    assert hit["document"]["version"] == "V1"
+    assert hit["document"]["later_edition"] == {
+        "doc": "op-2",
+        "version": "V2",
+        "effective_date": NEXT_YEAR,
+    }
+    assert hit["url"] == "/rules/one-piece/1-2-3"
+    old = _top(client, "1-2-3", date="2025-03-01")
+    assert old["url"] == "/rules/one-piece/1-2-3?edition=V0"
+    assert old["document"]["later_edition"]["version"] == "V2"
+
+
+def test_an_old_number_resolves_to_its_moved_clause(client):
+    body = client.get("/api/search", params={"q": "11-3-3", "game": "one-piece"}).json()
+    assert [(h["doc"], h["clause_id"]) for h in body["results"][:1]] == [("op-1", "11-3-2")]
+    assert body["renumbered"] == [
+        {
+            "game": "one-piece",
+            "old": {"doc": "op-0", "clause_id": "11-3-3", "version": "V0"},
+            "now": {"doc": "op-1", "clause_id": "11-3-2", "version": "V1"},
+            "removed_in": None,
+        }
+    ]
+    detail = client.get("/api/clauses/one-piece/11-3-3").json()
+    assert (detail["doc"], detail["clause_id"]) == ("op-1", "11-3-2")
+    assert detail["renumbered_from"] == {
+        "doc": "op-0",
+        "version": "V0",
+        "date": "2025-02-12",
+        "clause_id": "11-3-3",
+    }
+    page = client.get("/rules/one-piece/11-3-3").text
+    assert "Renumbered: this clause was §11-3-3 (V0)" in page
+
+
+def test_a_pinned_permalink_and_a_clause_history(client):
+    page = client.get("/rules/one-piece/1-2-3?edition=V0").text
+    assert "ตลอดเวลา" in page and "Superseded edition: V0" in page
+    assert (
+        'In the edition in force this clause is <a href="/rules/one-piece/1-2-3">§1-2-3</a>' in page
+    )
+    detail = client.get("/api/clauses/one-piece/11-3-2").json()
+    assert [(h["version"], h["clause_id"], h["status"], h["was"]) for h in detail["history"]] == [
+        ("V0", "11-3-3", "first", None),
+        ("V1", "11-3-2", "moved", "11-3-3"),
+        ("V2", "11-3-2", "unchanged", "11-3-2"),
+    ]
+    removed = client.get("/api/clauses/one-piece/11-3-2?edition=V0").json()["history"]
+    assert [(h["version"], h["status"]) for h in removed] == [("V0", "first"), ("V1", "removed")]
+    changed = client.get("/api/clauses/one-piece/1-2-3").json()["history"][1]
+    assert [s for s in changed["redline"] if s["op"] != "equal"] == [
+        {"op": "delete", "text": "ตลอดเวลา"},
+        {"op": "insert", "text": "ทุกเมื่อ"},
+    ]
+
+
+def test_what_changed_page_and_json(client):
+    assert client.get("/api/diff/op", params={"from": "V0", "to": "V1"}).json() == {
+        "from": "V0",
+        "to": "V1",
+        "added": [],
+        "removed": ["11-3-2"],
+        "changed": ["1-2-3"],
+        "moved": [{"from": "11-3-3", "to": "11-3-2", "changed": False}],
+    }
+    html = client.get("/changes/op", params={"from": "V0", "to": "V1"}).text
+    assert "<del>ตลอดเวลา</del><ins>ทุกเมื่อ</ins>" in html
+    assert (
+        '<a href="/rules/one-piece/11-3-3?edition=V0">§11-3-3</a> → '
+        '<a href="/rules/one-piece/11-3-2">§11-3-2</a>'
+    ) in html
+    assert "<td>11 อื่นๆ</td><td>0</td><td>1</td><td>0</td><td>1</td>" in html
+    editions = client.get("/api/editions").json()
+    assert [(e["version"], e["in_force"]) for e in editions[0]["editions"]] == [
+        ("V0", False),
+        ("V1", True),
+        ("V2", False),
+    ]
+
+
+def test_search_page_says_the_day_searched(client):
+    html = client.get("/search", params={"q": "ยอมแพ้", "date": "2025-03-01"}).text
+    assert "Rules in force on <strong>2025-03-01</strong>" in html
+
+
+def test_cli_search_date_and_diff(built, monkeypatch):
+    settings, _ = built
+    monkeypatch.setenv("JUDGEKB_DATA_DIR", str(settings.data_dir))
+    monkeypatch.setenv("JUDGEKB_MANIFEST", str(settings.manifest))
+    monkeypatch.setenv("JUDGEKB_MODEL", FakeEmbedder.name)
+    get_settings.cache_clear()
+    try:
+        runner = CliRunner()
+        args = ["search", "1-2-3", "--game", "one-piece", "--mode", "bm25", "--json"]
+        old = runner.invoke(cli.app, [*args, "--date", "2025-03-01"])
+        assert old.exit_code == 0, old.output
+        assert json.loads(old.output)["results"][0]["doc"] == "op-0"
+        diff = runner.invoke(cli.app, ["diff", "op", "--from", "V1", "--to", "V2", "--json"])
+        assert json.loads(diff.output) == {
+            "from": "V1",
+            "to": "V2",
+            "added": [],
+            "removed": [],
+            "changed": ["11-3-1"],
+            "moved": [],
+        }
+    finally:
+        get_settings.cache_clear()
+
+
+def test_searcher_scope_date_is_checked():
+    with pytest.raises(Exception, match="YYYY-MM-DD"):
+        SearchRequest.of("x", date="2025/01/01")
+
+
+def test_contents_list_the_edition_in_force_and_link_what_changed(client):
+    html = client.get("/rules/one-piece").text
+    assert html.count('<section class="doc">') == 1
+    assert "op rules</strong> · V1" in html
+    assert '<a href="/changes/op">What changed</a>' in html
