@@ -66,8 +66,8 @@ class Settings(BaseSettings):
     max_request_head_bytes: int = Field(
         16384,
         description=(
-            "Largest request line plus headers `judgekb serve` accepts; a longer one gets a "
-            "400 in the service's error shape before it reaches the app."
+            "Request line plus headers `judgekb serve` buffers while waiting for their end; "
+            "past it the request gets a 400 in the service's error shape, before the app."
         ),
     )
 

@@ -19,6 +19,7 @@ from starlette.responses import Response
 from judgekb.errors import ClauseNotFound, JudgeKBError, UnknownDocument, UnknownGame
 from judgekb.service.render import render
 from judgekb.service.schemas import ErrorBody, SafeJSONResponse
+from judgekb.service.security import add_security_headers
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,16 @@ def _known_links(request: Request, exc: Exception, body: ErrorBody) -> list[dict
 
 
 def error_response(request: Request, exc: Exception) -> Response:
+    """The error page or JSON, with the security headers (a 500 passes no middleware) and
+    the exception's own headers (``Allow`` of a 405)."""
+    response = _error_response(request, exc)
+    add_security_headers(response.headers)
+    if isinstance(exc, StarletteHTTPException) and exc.headers:
+        response.headers.update(exc.headers)
+    return response
+
+
+def _error_response(request: Request, exc: Exception) -> Response:
     body = error_body(exc)
     if body.status >= 500:
         log.error("%s %s -> %s", request.method, request.url.path, exc, exc_info=exc)

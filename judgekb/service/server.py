@@ -21,11 +21,19 @@ if TYPE_CHECKING:
 
     from judgekb.config import Settings
 
+LINGER_SECONDS = 2.0
 BAD_REQUEST = "malformed HTTP request, or a request line and headers longer than the server accepts"
 
 
 class JsonErrorH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, answering what it cannot parse in the service's error shape."""
+    """uvicorn's h11 protocol, answering what it cannot parse in the service's error shape.
+
+    After the answer it closes only its sending side and reads (and drops) what the client
+    is still sending for a moment: closing a socket with unread input resets it, and the
+    client would lose the answer (a 1 MB URL is still arriving when it is refused).
+    """
+
+    refused = False
 
     def send_400_response(self, msg: str) -> None:
         body = json.dumps({"ok": False, "error": BAD_REQUEST, "status": 400}).encode()
@@ -41,7 +49,14 @@ class JsonErrorH11Protocol(H11Protocol):
             h11.EndOfMessage(),
         ):
             self.transport.write(self.conn.send(event) or b"")
-        self.transport.close()
+        self.refused = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.loop.call_later(LINGER_SECONDS, self.transport.close)
+
+    def data_received(self, data: bytes) -> None:
+        if not self.refused:
+            super().data_received(data)
 
 
 def run_server(app: FastAPI, host: str, port: int, settings: Settings) -> None:
