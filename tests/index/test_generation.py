@@ -204,3 +204,22 @@ def test_corrupt_store_pages_are_refused_at_open(root: Path, tmp_path: Path) -> 
     copy.write_bytes(bytes(data))
     with pytest.raises(JudgeKBError, match="is unreadable .*run `judgekb build`"):
         ClauseStore(copy)
+
+
+@pytest.mark.parametrize("args", [["serve"], ["search", "100.1"]])
+def test_serve_and_search_name_the_damaged_file_and_the_fix(
+    root: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    from typer.testing import CliRunner
+
+    from judgekb import cli
+
+    gen = current(root)
+    (gen.index_dir / "dense.faiss").write_bytes(b"")
+    monkeypatch.setattr(cli, "_settings", lambda: settings(root))
+    result = CliRunner().invoke(cli.app, args)
+    out = "".join(result.output.split())  # rich wraps long paths anywhere
+    assert result.exit_code == 2 and "Traceback" not in out
+    want = f"error: generation {gen.id}: {gen.index_dir / 'dense.faiss'} is 0 bytes, not the"
+    assert out.startswith("".join(want.split()))
+    assert out.endswith("run`judgekbbuild`(or`makerun`)torepairit")
