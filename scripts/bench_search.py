@@ -28,7 +28,7 @@ from judgekb.config import DATA_DIR, Settings  # noqa: E402
 
 
 def timed_build(settings: Settings) -> float:
-    from judgekb.index.build import build_all
+    from judgekb.index.rebuild import build_all
 
     t0 = time.perf_counter()
     build_all(settings)

@@ -112,31 +112,41 @@ def _trace_editions(manifest: Manifest, out: CorpusBuild, progress: Progress | N
     ]
 
 
-def build_corpus(
-    manifest: Manifest, store_path: Path, progress: Progress | None = None
-) -> CorpusBuild:
-    """Collect the corpus and write the SQLite store atomically."""
+def store_args(built: CorpusBuild, manifest: Manifest) -> dict:
+    """What :func:`~judgekb.corpus.store.write_store` and ``store_digest`` take for ``built``."""
     from judgekb.corpus.normalize import NORMALISER_VERSION
+
+    return {
+        "documents": built.documents,
+        "clauses": built.clauses,
+        "refs": built.refs,
+        "amendments": built.amendments,
+        "findings": built.findings,
+        "errors": built.errors,
+        "meta": {"normaliser_version": NORMALISER_VERSION, "manifest": manifest.path.name},
+        "lineage": built.lineage,
+    }
+
+
+def store_corpus(built: CorpusBuild, manifest: Manifest, store_path: Path) -> None:
+    """Write the collected corpus to ``store_path`` (atomically) and record its hash."""
     from judgekb.corpus.store import write_store
 
-    built = collect_corpus(manifest, progress)
-    if progress:
-        progress(f"writing {store_path}")
-    built.corpus_hash = write_store(
-        store_path,
-        built.documents,
-        built.clauses,
-        built.refs,
-        built.amendments,
-        built.findings,
-        built.errors,
-        meta={"normaliser_version": NORMALISER_VERSION, "manifest": str(manifest.path)},
-        lineage=built.lineage,
-    )
+    built.corpus_hash = write_store(store_path, **store_args(built, manifest))
     log.info(
         "stored %d clauses of %d documents in %s",
         len(built.clauses),
         len(built.documents),
         store_path,
     )
+
+
+def build_corpus(
+    manifest: Manifest, store_path: Path, progress: Progress | None = None
+) -> CorpusBuild:
+    """Collect the corpus and write the SQLite store atomically."""
+    built = collect_corpus(manifest, progress)
+    if progress:
+        progress(f"writing {store_path.name}")
+    store_corpus(built, manifest, store_path)
     return built

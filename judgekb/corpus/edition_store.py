@@ -46,27 +46,26 @@ CREATE TABLE changelog (
 """
 
 
-def insert_lineage(con: sqlite3.Connection, lineage: Lineage) -> None:
-    """Write the pairs, keys and changelog entries of ``lineage`` (inside the store's write)."""
-    con.executemany(
-        "INSERT INTO edition_pairs VALUES (?,?,?,?,?,?,?,?,?)",
-        [
+LINEAGE_TABLES = ("edition_pairs", "clause_keys", "changelog")
+
+
+def lineage_rows(lineage: Lineage | None) -> dict[str, list[tuple]]:
+    """The rows of the edition tables for ``lineage`` (none without one), written inside the
+    store's write and hashed with the rest of the store."""
+    if lineage is None:
+        return {table: [] for table in LINEAGE_TABLES}
+    return {
+        "edition_pairs": [
             (s.family, s.from_doc, s.to_doc, p.old_id, p.new_id, p.kind, int(p.changed), p.score, i)
             for s in lineage.steps
             for i, p in enumerate(s.pairs)
         ],
-    )
-    con.executemany(
-        "INSERT INTO clause_keys VALUES (?,?,?)",
-        [(d, c, k) for (d, c), k in lineage.keys.items()],
-    )
-    con.executemany(
-        "INSERT INTO changelog VALUES (?,?,?,?,?,?)",
-        [
+        "clause_keys": [(d, c, k) for (d, c), k in lineage.keys.items()],
+        "changelog": [
             (e.doc_id, e.version, e.action, json.dumps(list(e.clause_ids)), e.text, e.line)
             for e in lineage.changelog
         ],
-    )
+    }
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import tempfile
@@ -12,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from judgekb.corpus.edition_store import LINEAGE_TABLES, lineage_rows
 from judgekb.corpus.edition_store import SCHEMA as EDITION_SCHEMA
-from judgekb.corpus.edition_store import insert_lineage
 from judgekb.corpus.editions import current_first
 from judgekb.corpus.model import (
     AmendmentLink,
@@ -24,6 +25,8 @@ from judgekb.corpus.model import (
     LintFinding,
 )
 from judgekb.errors import ClauseNotFound, StoreError, UnknownDocument, UnknownGame
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from judgekb.corpus.lineage import Lineage
@@ -62,6 +65,14 @@ CREATE TABLE build_errors (doc_id TEXT NOT NULL, message TEXT NOT NULL);
 )
 
 
+def _stat(path: Path) -> tuple[int, int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return (0, 0, 0)
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def corpus_hash(clauses: Iterable[Clause]) -> str:
     """A hash of every clause's identity and searchable text: the index records it."""
     h = hashlib.sha256()
@@ -91,9 +102,8 @@ def write_store(
         con = sqlite3.connect(tmp)
         with con:
             con.executescript(SCHEMA)
-            _insert_all(con, documents, clauses, refs, amendments, findings, errors)
-            if lineage is not None:
-                insert_lineage(con, lineage)
+            rows = _rows(documents, clauses, refs, amendments, findings, errors, lineage)
+            _insert_all(con, rows)
             info = {"schema_version": SCHEMA_VERSION, "corpus_hash": digest, **(meta or {})}
             con.executemany("INSERT INTO meta VALUES (?, ?)", info.items())
         con.close()
@@ -113,10 +123,25 @@ def _check_unique(clauses: Sequence[Clause]) -> None:
         seen.add(key)
 
 
-def _insert_all(con, documents, clauses, refs, amendments, findings, errors) -> None:  # type: ignore[no-untyped-def]
-    con.executemany(
-        "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-        [
+_TABLES = (
+    "documents",
+    "clauses",
+    "aliases",
+    "refs",
+    "amendments",
+    "findings",
+    "build_errors",
+    *LINEAGE_TABLES,
+)
+
+
+def _rows(
+    documents, clauses, refs, amendments, findings, errors, lineage=None
+) -> dict[str, list[tuple]]:  # type: ignore[no-untyped-def]
+    """Every row of every table, as inserted (and as :func:`store_digest` hashes them)."""
+    return {
+        **lineage_rows(lineage),
+        "documents": [
             (
                 d.doc_id,
                 d.game,
@@ -133,10 +158,7 @@ def _insert_all(con, documents, clauses, refs, amendments, findings, errors) -> 
             )
             for i, d in enumerate(documents)
         ],
-    )
-    con.executemany(
-        "INSERT INTO clauses VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        [
+        "clauses": [
             (
                 c.doc_id,
                 c.clause_id,
@@ -156,24 +178,38 @@ def _insert_all(con, documents, clauses, refs, amendments, findings, errors) -> 
             )
             for c in clauses
         ],
-    )
-    con.executemany(
-        "INSERT INTO aliases VALUES (?,?,?)",
-        [(c.doc_id, c.clause_id, a) for c in clauses for a in c.aliases],
-    )
-    con.executemany(
-        "INSERT INTO refs VALUES (?,?,?,?,?,?)",
-        [(r.doc_id, r.src_id, r.written, r.context, r.target_id, r.reason) for r in refs],
-    )
-    con.executemany(
-        "INSERT INTO amendments VALUES (?,?,?,?,?,?)",
-        [(a.amend_doc, a.amend_id, a.target_doc, a.target_id, a.score, a.note) for a in amendments],
-    )
-    con.executemany(
-        "INSERT INTO findings VALUES (?,?,?,?,?)",
-        [(f.doc_id, f.code, f.clause_id, f.line, f.message) for f in findings],
-    )
-    con.executemany("INSERT INTO build_errors VALUES (?,?)", list(errors))
+        "aliases": [(c.doc_id, c.clause_id, a) for c in clauses for a in c.aliases],
+        "refs": [(r.doc_id, r.src_id, r.written, r.context, r.target_id, r.reason) for r in refs],
+        "amendments": [
+            (a.amend_doc, a.amend_id, a.target_doc, a.target_id, a.score, a.note)
+            for a in amendments
+        ],
+        "findings": [(f.doc_id, f.code, f.clause_id, f.line, f.message) for f in findings],
+        "build_errors": [tuple(e) for e in errors],
+    }
+
+
+def _insert_all(con: sqlite3.Connection, rows: dict[str, list[tuple]]) -> None:
+    for table in _TABLES:
+        if rows[table]:
+            marks = ",".join("?" * len(rows[table][0]))
+            con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows[table])
+
+
+def store_digest(
+    documents: Sequence[Document],
+    clauses: Sequence[Clause],
+    refs: Sequence[CrossRef] = (),
+    amendments: Sequence[AmendmentLink] = (),
+    findings: Sequence[LintFinding] = (),
+    errors: Sequence[tuple[str, str]] = (),
+    meta: dict[str, str] | None = None,
+    lineage: Lineage | None = None,
+) -> str:
+    """A hash of everything :func:`write_store` would write: equal digests, equal stores."""
+    rows = _rows(documents, clauses, refs, amendments, findings, errors, lineage)
+    payload = {"schema": SCHEMA_VERSION, "meta": meta or {}, **rows}
+    return hashlib.sha256(json.dumps(payload, ensure_ascii=False).encode()).hexdigest()
 
 
 def _clause(row: sqlite3.Row) -> Clause:
@@ -208,20 +244,29 @@ def _ref(row: sqlite3.Row) -> CrossRef:
 
 
 class ClauseStore:
-    """Read-only access to a built store. Safe to share between threads."""
+    """Read-only access to a built store. Safe to share between threads.
+
+    Opening runs ``PRAGMA quick_check``, so a store with damaged pages is refused at once;
+    a page that goes bad later raises :class:`StoreError` (503), never a bare sqlite error.
+    """
 
     def __init__(self, path: Path) -> None:
         if not path.exists():
             raise StoreError(f"no clause store at {path}; run `judgekb build` (or `make run`)")
+        self.path = path
+        self.damage: str | None = None  # the first read error seen, if any
         try:
             self._con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
             self._con.row_factory = sqlite3.Row
+            self._stat = _stat(path)
+            problems = [r[0] for r in self._con.execute("PRAGMA quick_check(5)").fetchall()]
+            if problems != ["ok"]:
+                raise sqlite3.DatabaseError(" ".join("; ".join(problems).split()))
             self.meta = dict(self._con.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.DatabaseError as exc:
             raise StoreError(
-                f"clause store {path} is unreadable ({exc}); run `judgekb build`"
+                f"clause store {path} is unreadable ({exc}); run `judgekb build` to rebuild it"
             ) from exc
-        self.path = path
         found = self.meta.get("schema_version")
         if found != SCHEMA_VERSION:
             raise StoreError(
@@ -231,12 +276,31 @@ class ClauseStore:
         self._docs = [self._document(r) for r in self._q("SELECT * FROM documents ORDER BY ord")]
 
     def _q(self, sql: str, *args: object) -> list[sqlite3.Row]:
-        return self._con.execute(sql, args).fetchall()
+        try:
+            return self._con.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError as exc:
+            self.damage = self.damage or str(exc)
+            log.error("clause store %s: %s", self.path, exc)
+            raise StoreError(
+                f"the clause store is damaged ({exc}); run `judgekb build` to rebuild it"
+            ) from exc
 
     def query(self, sql: str, *args: object) -> list[sqlite3.Row]:
         """Rows of a read-only query, for modules that own tables of this store
         (:mod:`judgekb.corpus.edition_store`)."""
         return self._q(sql, *args)
+
+    def close(self) -> None:
+        self._con.close()
+
+    def check(self) -> None:
+        """Raise :class:`StoreError` unless the store still answers a query and its file is
+        the one that was opened (cheap: one indexed query and a stat)."""
+        if self.damage is not None:
+            raise StoreError(f"the clause store is damaged ({self.damage}); run `judgekb build`")
+        if _stat(self.path) != self._stat:
+            raise StoreError("the clause store file changed on disk since it was opened")
+        self._q("SELECT 1 FROM clauses LIMIT 1")
 
     @staticmethod
     def _document(r: sqlite3.Row) -> Document:

@@ -21,9 +21,6 @@ from judgekb.index.passages import PASSAGE_VERSION, heading_paths, passage_text
 from judgekb.index.tokenize import TOKENIZER_VERSION, tokenize
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
-    from judgekb.config import Settings
     from judgekb.index.embedder import Embedder
 
 log = logging.getLogger(__name__)
@@ -65,13 +62,20 @@ def index_is_current(index_dir: Path, expected: dict[str, Any]) -> bool:
 
 
 def embed_passages(
-    embedder: Embedder,
+    load: Callable[[], Embedder],
+    model_name: str,
     texts: list[str],
     cache: EmbeddingCache,
     progress: Callable[[int], None] | None = None,
+    commit_every: int = 64,
 ) -> tuple[np.ndarray, int]:
-    """Vectors for ``texts``, from the cache where possible; returns (matrix, n_encoded)."""
-    keys = [text_key(embedder.name, t) for t in texts]
+    """Vectors for ``texts``, from the cache where possible; returns (matrix, n_encoded).
+
+    The model is loaded (``load()``) only when some passage is not cached. New vectors are
+    committed to the cache every ``commit_every`` passages, so a build that is killed
+    part-way resumes where it stopped instead of re-encoding everything.
+    """
+    keys = [text_key(model_name, t) for t in texts]
     cached = cache.get_many(keys)
     # Longest first across the whole corpus, so each batch pads to similar lengths.
     missing = sorted(
@@ -80,9 +84,12 @@ def embed_passages(
     )
     if progress and cached:
         progress(len(texts) - len(missing))
-    if missing:
-        vecs = embedder.encode_passages([t for _, t in missing], progress=progress)
-        fresh = {k: v for (k, _), v in zip(missing, vecs, strict=True)}
+    embedder = load() if missing else None
+    for i in range(0, len(missing), commit_every):
+        assert embedder is not None
+        chunk = missing[i : i + commit_every]
+        vecs = embedder.encode_passages([t for _, t in chunk], progress=progress)
+        fresh = {k: v for (k, _), v in zip(chunk, vecs, strict=True)}
         cache.put_many(fresh)
         cached.update(fresh)
     return np.vstack([cached[k] for k in keys]).astype(np.float32), len(missing)
@@ -97,6 +104,7 @@ def build_index(
     faiss_kind: str = "flat",
     force: bool = False,
     progress: Callable[[str, int, int], None] | None = None,
+    commit_every: int = 64,
 ) -> IndexBuild:
     """Write ``index_dir`` (atomically) for every clause in ``store``; skip if up to date."""
     import bm25s
@@ -110,7 +118,6 @@ def build_index(
         return IndexBuild(len(clauses), 0, True, time.perf_counter() - t0)
     paths = heading_paths(clauses)
     texts = [passage_text(c, paths[(c.doc_id, c.clause_id)]) for c in clauses]
-    embedder = embedder_factory()
     cache = EmbeddingCache(cache_path)
     done = [0]
 
@@ -120,7 +127,9 @@ def build_index(
             progress("embedding", done[0], len(texts))
 
     try:
-        vecs, n_encoded = embed_passages(embedder, texts, cache, tick)
+        vecs, n_encoded = embed_passages(
+            embedder_factory, model_name, texts, cache, tick, commit_every
+        )
     finally:
         cache.close()
     tmp = new_index_dir(index_dir)
@@ -156,59 +165,3 @@ def _faiss_index(faiss: Any, dim: int, kind: str) -> Any:
         index.hnsw.efSearch = 128
         return index
     return faiss.IndexFlatIP(dim)
-
-
-def build_all(settings: Settings, force: bool = False, console: Console | None = None) -> str:
-    """`judgekb build`: clause store, then indexes, with a progress display."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from judgekb.corpus.build import build_corpus
-    from judgekb.corpus.manifest import load_manifest
-    from judgekb.index.embedder import load_embedder
-
-    t0 = time.perf_counter()
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=console, transient=False) as bar:
-        task = bar.add_task("corpus", total=None)
-        built = build_corpus(
-            load_manifest(settings.manifest),
-            settings.store_path,
-            progress=lambda m: bar.update(task, description=f"corpus: {m}"),
-        )
-        bar.update(task, total=1, completed=1, description="corpus")
-        store = ClauseStore(settings.store_path)
-        tasks: dict[str, Any] = {}
-
-        def progress(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=total)
-            bar.update(tasks[stage], completed=done, total=total)
-
-        result = build_index(
-            store,
-            settings.index_dir,
-            settings.data_dir / "cache" / "embeddings.sqlite",
-            lambda: load_embedder(
-                settings.model,
-                settings.models_dir,
-                settings.torch_threads,
-                settings.query_prefix,
-                settings.passage_prefix,
-                settings.encode_batch_size,
-            ),
-            settings.model,
-            settings.faiss_index,
-            force,
-            progress,
-        )
-    errors = "".join(f"\nskipped {d}: {m}" for d, m in built.errors)
-    state = "index up to date" if result.skipped else f"embedded {result.embedded} new passages"
-    return (
-        f"{len(built.clauses)} clauses from {len(built.documents)} documents; {state}; "
-        f"{time.perf_counter() - t0:.1f} s{errors}"
-    )

@@ -33,11 +33,20 @@ _MENTION_RE = re.compile(
     rf"(?<![\d.\-/])(?P<id>{_NUMBER})(?![\d/]|[.\-]\d)\.?",
     re.IGNORECASE,
 )
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
-# Format characters that make a query look like something else (right-to-left override,
-# zero-width and BOM): rejected rather than searched.
-_FORMAT_RE = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
-_INVISIBLE_RE = re.compile(r"[\s\u200b-\u200d\u2060\ufeff]+")
+_CONTROL = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd"
+# Format characters that make a query look like something else (embeddings, overrides and
+# isolates of the bidi algorithm, U+202E among them): rejected rather than searched.
+_FORMAT = r"\u202a-\u202e\u2066-\u2069"
+# Whitespace, zero-width characters, BOM and the invisible direction marks (LRM, RLM, ALM):
+# a query of only these is empty, and they are dropped before searching.
+_INVISIBLE = r"\s\x85\u200b-\u200f\u061c\u2060\ufeff"
+_CONTROL_RE = re.compile(f"[{_CONTROL}]")
+_FORMAT_RE = re.compile(f"[{_FORMAT}]")
+_INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]+")
+# What validate_query accepts (length aside), for the OpenAPI schema (ECMA-262 syntax too).
+QUERY_PATTERN = (
+    f"^[^{_CONTROL}{_FORMAT}]*[^{_CONTROL}{_FORMAT}{_INVISIBLE}][^{_CONTROL}{_FORMAT}]*$"
+)
 _THAI_RE = re.compile(r"[\u0e01-\u0e5b]")
 _LATIN_RE = re.compile(r"[A-Za-z]")
 _WORD_RE = re.compile(r"[\w\u0e00-\u0e7f]", re.UNICODE)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
     from judgekb.config import Settings
     from judgekb.index.embedder import Embedder
+    from judgekb.index.generation import Generation
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,8 @@ __all__ = ["Fusion", "Searcher", "load_searcher"]
 
 class Searcher:
     """A loaded index with its query planner: call :meth:`search` from any thread."""
+
+    generation: str | None = None  # the generation id it was loaded from (load_searcher)
 
     def __init__(
         self,
@@ -77,6 +80,10 @@ class Searcher:
     @property
     def manifest(self) -> dict[str, Any]:
         return self.index.manifest
+
+    @property
+    def embedder(self) -> Embedder | None:
+        return self.index.embedder
 
     def set_query_cache(self, size: int) -> None:
         self.index.set_query_cache(size)
@@ -256,18 +263,26 @@ def _lookup_outcome(plan: QueryPlan) -> str:
     return "elsewhere" if plan.elsewhere else "missing"
 
 
-def load_searcher(settings: Settings, with_model: bool = True) -> Searcher:
-    """Open the store and index named by ``settings``; load the embedding model."""
+def load_searcher(
+    settings: Settings,
+    with_model: bool = True,
+    generation: Generation | None = None,
+    embedder: Embedder | None = None,
+) -> Searcher:
+    """Open the current generation (or ``generation``) after checking every file's checksum,
+    then load the embedding model (or reuse ``embedder``, as a live reload does)."""
     from judgekb.config import DATA_DIR
     from judgekb.corpus.manifest import load_manifest
     from judgekb.index.embedder import BatchingEmbedder, load_embedder
+    from judgekb.index.generation import require_current, verify
     from judgekb.index.terms import load_lexicon, load_thai_synonyms
 
-    store = ClauseStore(settings.store_path)
-    read_manifest(settings.index_dir)  # fail fast, before loading a model
+    gen = generation or require_current(settings.data_dir)
+    verify(gen)  # a damaged file is named before a model is loaded
+    store = ClauseStore(gen.store_path)
+    read_manifest(gen.index_dir)
     manifest = load_manifest(settings.manifest)
-    embedder = None
-    if with_model:
+    if with_model and embedder is None:
         embedder = BatchingEmbedder(
             load_embedder(
                 settings.model,
@@ -280,10 +295,10 @@ def load_searcher(settings: Settings, with_model: bool = True) -> Searcher:
         embedder.encode_queries(["warm-up"])  # the first forward pass is slow: pay it now
     # pythainlp loads its dictionary on the first Thai word (0.6 s): not in a judge's query.
     tokenize("ผู้เล่นแพ้เมื่อไหร่")
-    return Searcher(
+    searcher = Searcher(
         store,
-        settings.index_dir,
-        embedder,
+        gen.index_dir,
+        embedder if with_model else None,
         settings.model,
         load_thai_synonyms(load_lexicon(DATA_DIR / "terms.toml"), DATA_DIR / "thai_synonyms.toml"),
         settings.max_query_chars,
@@ -291,3 +306,5 @@ def load_searcher(settings: Settings, with_model: bool = True) -> Searcher:
         faiss_kind=settings.faiss_index,
         doc_aliases=manifest.doc_aliases,
     )
+    searcher.generation = gen.id
+    return searcher

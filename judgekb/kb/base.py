@@ -25,6 +25,12 @@ class KnowledgeBase:
     accounts: Accounts
     search: RulingSearch
 
+    def use_store(self, store: ClauseStore) -> list[int]:
+        """Cite against ``store`` from now on (a live reload's new generation) and run the
+        stale check against it."""
+        self.rulings.resolver = StoreResolver(store)
+        return self.check_stale()
+
     def check_stale(self) -> list[int]:
         """Flag ``needs-review`` every live ruling whose cited clause text changed."""
         flagged = self.rulings.flag_stale(SYSTEM_ACTOR)

@@ -6,8 +6,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 
+from judgekb.config import Settings
 from judgekb.corpus.export import clause_detail
-from judgekb.index.query import validate_query
+from judgekb.index.query import QUERY_PATTERN, validate_query
 from judgekb.index.request import (
     MAX_K,
     ClauseKind,
@@ -18,6 +19,7 @@ from judgekb.index.request import (
     SearchRequest,
 )
 from judgekb.index.results import SearchResult
+from judgekb.service.health import check_health
 from judgekb.service.kbdeps import citing_rulings, search_json
 from judgekb.service.schemas import (
     ERROR_RESPONSES,
@@ -30,14 +32,36 @@ from judgekb.service.site import Site
 
 router = APIRouter(responses=ERROR_RESPONSES, default_response_class=SafeJSONResponse)
 
-QueryText = Annotated[str, Query(description="A question, or a clause number to look up.")]
+# The schema says what validate_query accepts (checked there, answering 400 / 413 in the
+# error shape rather than FastAPI's 422), so that clients and schemathesis know it.
+QueryText = Annotated[
+    str,
+    Query(
+        description=(
+            "A question, or a clause number to look up: at least one visible character, no "
+            "control or text-direction override characters; longer than the server's limit "
+            "(1000 by default) is a 413."
+        ),
+        json_schema_extra={
+            "minLength": 1,
+            "maxLength": Settings.model_fields["max_query_chars"].default,
+            "pattern": QUERY_PATTERN,
+        },
+    ),
+]
 GameSlug = Annotated[str | None, Query(description="Game slug, e.g. summoner-master.")]
 DocId = Annotated[str | None, Query(description="Document id, e.g. sm-decree-2009.")]
 EditionQ = Annotated[
     str | None, Query(description="An edition by its printed version, e.g. Ver.1.1.0.")
 ]
 DateQ = Annotated[
-    str | None, Query(description="YYYY-MM-DD: the rules in force that day (default today).")
+    str | None,
+    Query(
+        description="YYYY-MM-DD: the rules in force that day (default today); another form "
+        "is a 400.",
+        min_length=1,
+        json_schema_extra={"format": "date"},
+    ),
 ]
 
 
@@ -142,15 +166,11 @@ def api_documents(request: Request) -> Any:
     ]
 
 
-@router.get("/healthz", summary="Liveness and the loaded index manifest", response_model=Health)
+@router.get(
+    "/healthz",
+    summary="Ready to serve: store readable, index loaded; the generation served",
+    response_model=Health,
+)
 def healthz(request: Request) -> Any:
-    site = site_of(request)
-    store = site.store
-    return Health(
-        ok=True,
-        games=len(store.games()),
-        documents=len(store.documents()),
-        clauses=site.clause_count,
-        store=dict(store.meta),
-        manifest=dict(getattr(site.searcher, "manifest", {}) or {}),
-    )
+    """503 in the error shape when the store or the index cannot serve a request."""
+    return check_health(site_of(request))

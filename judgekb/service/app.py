@@ -1,18 +1,18 @@
 """The judge web service: ``create_app(settings, searcher=None) -> FastAPI``.
 
-Without an injected ``searcher`` the real one is loaded at once (so ``judgekb serve`` fails
-at start-up, naming ``judgekb build``, when the store or index is missing).
+Without an injected ``searcher`` the current generation is loaded at once (so ``judgekb
+serve`` fails at start-up, naming ``judgekb build``, when it is missing or damaged), and a
+watcher swaps in each new generation a build makes current (:mod:`judgekb.service.reload`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import Request
-from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 
 from judgekb.config import Settings
@@ -20,52 +20,48 @@ from judgekb.kb.base import open_kb
 from judgekb.service import accounts, api, changes, pages, ruling_pages, rulings
 from judgekb.service.errors import install_error_handlers
 from judgekb.service.kbdeps import BodyLimit
+from judgekb.service.reload import GenerationWatcher
 from judgekb.service.render import STATIC_DIR
+from judgekb.service.security import SecurityHeaders
 from judgekb.service.site import Searcher, Site, load_default_searcher
 
 log = logging.getLogger(__name__)
 
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
-    "form-action 'self'"
-)
-SECURITY_HEADERS = {
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-    "X-Frame-Options": "DENY",
-}
-
-
-async def security_headers(
-    request: Request, call_next: Callable[[Request], Awaitable[Response]]
-) -> Response:
-    """CSP without inline scripts (all JS is in /static), nosniff, no framing."""
-    response = await call_next(request)
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
-    if request.url.path.startswith("/static/"):
-        response.headers.setdefault("Cache-Control", "public, max-age=86400")
-    return response
-
 
 def create_app(settings: Settings, searcher: Searcher | None = None) -> FastAPI:
-    """Build the app; ``searcher`` defaults to ``judgekb.index.search.load_searcher``."""
+    """Build the app; ``searcher`` defaults to ``judgekb.index.search.load_searcher`` (and
+    then a new generation is picked up live every ``settings.reload_interval`` seconds)."""
+    watcher: GenerationWatcher | None = None
     if searcher is None:
         searcher = load_default_searcher(settings)
+        if settings.reload_interval > 0:
+            watcher = GenerationWatcher(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if watcher is not None:
+            watcher.start(app.state)
+        yield
+        if watcher is not None:
+            watcher.stop()
+
     app = FastAPI(
         title="judgekb",
         summary="Rules search for Thai and Malay trading-card-game judges",
         version="0.1.0",
         docs_url=None,  # Swagger UI loads from a CDN; /docs is an offline page instead
         redoc_url=None,
+        lifespan=lifespan,
+        # A slash redirect is absolute, built from the request's Host: "/static" with
+        # "Host: evil.example" would redirect there. No route needs one.
+        redirect_slashes=False,
     )
     app.state.site = Site(settings, searcher)
     app.state.kb = open_kb(settings, app.state.site.store)  # migrates, flags stale rulings
-    app.middleware("http")(security_headers)
+    app.state.watcher = watcher
     app.add_middleware(BodyLimit)
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # venue wifi: Thai UTF-8 packs ~4x
+    app.add_middleware(SecurityHeaders)  # outermost: every response, HEAD as GET
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.include_router(api.router)

@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from judgekb.corpus.edition_store import diff_of_versions
 from judgekb.corpus.editions import in_force, parse_day
-from judgekb.service.api import site_of
+from judgekb.service.api import DateQ, site_of
 from judgekb.service.edition_views import changes_view
 from judgekb.service.render import render
 from judgekb.service.schemas import ERROR_RESPONSES, SafeJSONResponse
@@ -22,7 +22,6 @@ FromVersion = Annotated[
     Query(alias="from", description="Older edition (default: the one before `to`)."),
 ]
 ToVersion = Annotated[str | None, Query(alias="to", description="Newer edition (default: newest).")]
-Day = Annotated[str | None, Query(description="YYYY-MM-DD: which edition is in force that day.")]
 UiLang = Annotated[str | None, Query(description="UI language: en, th or ms.")]
 
 
@@ -43,7 +42,7 @@ def api_diff(
     summary="Every rulebook family with its editions",
     response_class=SafeJSONResponse,
 )
-def api_editions(request: Request, date: Day = None) -> Any:
+def api_editions(request: Request, date: DateQ = None) -> Any:
     site = site_of(request)
     out = []
     for family, eds in site.editions.families().items():

@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Match
 
 from judgekb.errors import (
     ClauseNotFound,
@@ -27,6 +28,7 @@ from judgekb.errors import (
 )
 from judgekb.service.render import render
 from judgekb.service.schemas import ErrorBody, SafeJSONResponse
+from judgekb.service.security import add_security_headers
 from judgekb.service.site import page_url
 
 log = logging.getLogger(__name__)
@@ -97,6 +99,33 @@ def _known_links(request: Request, exc: Exception, body: ErrorBody) -> list[dict
 
 
 def error_response(request: Request, exc: Exception) -> Response:
+    """The error page or JSON, with the security headers (a 500 passes no middleware) and
+    the exception's own headers (``Allow`` of a 405)."""
+    response = _error_response(request, exc)
+    add_security_headers(response.headers)
+    if isinstance(exc, StarletteHTTPException) and exc.headers:
+        response.headers.update(exc.headers)
+    if isinstance(exc, StarletteHTTPException) and exc.status_code == 405:
+        response.headers["Allow"] = allowed_methods(request)
+    return response
+
+
+HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method some route of the app answers at this path (Starlette's own 405 names
+    only the first route that matched the path, not e.g. GET beside POST)."""
+    routes = request.app.routes
+    allowed = [
+        method
+        for method in HTTP_METHODS
+        if any(r.matches({**request.scope, "method": method})[0] == Match.FULL for r in routes)
+    ]
+    return ", ".join(allowed)
+
+
+def _error_response(request: Request, exc: Exception) -> Response:
     body = error_body(exc)
     if body.status >= 500:
         log.error("%s %s -> %s", request.method, request.url.path, exc, exc_info=exc)

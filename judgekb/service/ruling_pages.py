@@ -25,6 +25,7 @@ from judgekb.service.kbdeps import (
 )
 from judgekb.service.render import render
 from judgekb.service.ruling_views import account_context, revision_rows, ruling_card
+from judgekb.service.rulings import RulingId
 
 router = APIRouter(default_response_class=HTMLResponse, include_in_schema=False)
 
@@ -120,7 +121,7 @@ async def submit(request: Request) -> Response:
 
 
 @router.get("/rulings/{ruling_id}")
-def ruling_page(request: Request, ruling_id: int) -> Response:
+def ruling_page(request: Request, ruling_id: RulingId) -> Response:
     """The permalink: anyone sees published and retracted rulings; reviewers and the author
     also pending and rejected ones; reviewers see the history and the review forms."""
     session = page_session(request)
@@ -141,7 +142,7 @@ def ruling_page(request: Request, ruling_id: int) -> Response:
 
 
 @router.post("/rulings/{ruling_id}/review")
-async def review(request: Request, ruling_id: int) -> Response:
+async def review(request: Request, ruling_id: RulingId) -> Response:
     form = await read_form(request)
     session = require_session(request)
     check_csrf(session.csrf, form.get("csrf"))

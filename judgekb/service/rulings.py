@@ -39,7 +39,12 @@ def _reviewer(request: Request) -> Actor:
 
 
 Reviewer = Annotated[Actor, Depends(_reviewer)]
-RulingId = Annotated[int, Path(description="The ruling's number (its permalink /rulings/{id}).")]
+# A database integer: larger numbers name no ruling (and would overflow SQLite's INTEGER).
+MAX_RULING_ID = 2**63 - 1
+RulingId = Annotated[
+    int,
+    Path(ge=1, le=MAX_RULING_ID, description="The ruling's number (its permalink /rulings/{id})."),
+]
 
 
 def ruling_json(request: Request, ruling: Ruling) -> dict[str, Any]:

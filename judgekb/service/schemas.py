@@ -62,11 +62,13 @@ class DocumentOut(BaseModel):
 
 class Health(BaseModel):
     ok: bool
+    generation: str | None = Field(description="Id of the generation being served.")
     games: int
     documents: int
     clauses: int
-    store: dict[str, str]
-    manifest: dict[str, Any]
+    checks: dict[str, str] = Field(description="Each check (store, index) and its result.")
+    store: dict[str, str] = Field(description="Clause store schema and corpus hash.")
+    manifest: dict[str, Any] = Field(description="The loaded index's manifest.")
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {

@@ -18,7 +18,8 @@ from judgekb.corpus.edition_store import Editions
 from judgekb.corpus.editions import permalink_pin, primary_document, visible_docs
 from judgekb.corpus.model import Document
 from judgekb.corpus.store import ClauseStore
-from judgekb.errors import StoreError, UnknownDocument
+from judgekb.errors import UnknownDocument
+from judgekb.index.generation import Generation
 from judgekb.index.hits import clause_url
 from judgekb.index.request import SearchRequest
 from judgekb.index.results import SearchResult
@@ -43,16 +44,15 @@ class Searcher(Protocol):
     def search(self, request: SearchRequest) -> SearchResult: ...
 
 
-def load_default_searcher(settings: Settings) -> Searcher:
-    """The real searcher. Its errors travel by type (StoreError, IndexNotBuilt,
-    IndexMismatch, ModelError), each message naming the fix."""
-    if not settings.store_path.exists():
-        raise StoreError(
-            f"no clause store at {settings.store_path}; run `judgekb build` (or `make run`) first"
-        )
+def load_default_searcher(
+    settings: Settings, generation: Generation | None = None, embedder: Any = None
+) -> Searcher:
+    """The real searcher over the current generation (or ``generation``), reusing
+    ``embedder`` when given. Its errors travel by type (IndexNotBuilt, GenerationDamaged,
+    StoreError, IndexMismatch, ModelError), each message naming the fix."""
     from judgekb.index.search import load_searcher
 
-    return load_searcher(settings)
+    return load_searcher(settings, generation=generation, embedder=embedder)
 
 
 def preview(text: str, n: int = PREVIEW_CHARS) -> str:
@@ -70,6 +70,7 @@ class Site:
     def __init__(self, settings: Settings, searcher: Searcher) -> None:
         self.settings = settings
         self.searcher = searcher
+        self.generation: str | None = getattr(searcher, "generation", None)
         self.store: ClauseStore = searcher.store
         self._glossary: dict[str, tuple[re.Pattern[str] | None, dict[str, Term]]] = {}
         self._lock = threading.Lock()
@@ -153,4 +154,6 @@ def page_url(request: Request, **params: str | None) -> str:
             query.pop(key, None)
         else:
             query[key] = value
-    return quote(request.url.path, safe="/") + ("?" + urlencode(query) if query else "")
+    # "//evil.example/x" is a path to the server but a host to a browser: one slash only.
+    path = "/" + request.url.path.lstrip("/")
+    return quote(path, safe="/") + ("?" + urlencode(query) if query else "")

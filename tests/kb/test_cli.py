@@ -17,8 +17,12 @@ from tests.kb.conftest import PASSWORD, draft
 
 
 @pytest.fixture()
-def cli(monkeypatch, store_path, db_url):
-    monkeypatch.setenv("JUDGEKB_DATA_DIR", str(store_path.parent))
+def cli(monkeypatch, store_path, db_url, tmp_path):
+    # a data dir whose current generation is the tiny store's directory
+    data_dir = tmp_path / "var"
+    data_dir.mkdir()
+    (data_dir / "current").symlink_to(store_path.parent)
+    monkeypatch.setenv("JUDGEKB_DATA_DIR", str(data_dir))
     monkeypatch.setenv("JUDGEKB_DATABASE_URL", db_url)
     get_settings.cache_clear()
     yield CliRunner()

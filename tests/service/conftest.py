@@ -137,11 +137,34 @@ class SpySearcher(Searcher):
         return super().search(request)
 
 
-@pytest.fixture(scope="session")
-def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("svc") / "clauses.sqlite"
+def make_store(directory: Path) -> Path:
+    """The tiny store written to ``directory/clauses.sqlite``."""
+    path = directory / "clauses.sqlite"
     write_store(path, DOCS, CLAUSES, REFS, AMENDMENTS)
     return path
+
+
+def make_searcher(store_path: Path) -> SpySearcher:
+    """The real Searcher over ``store_path``, indexed beside it with the keyword encoder."""
+    store = ClauseStore(store_path)
+    index_dir = store_path.parent / "index"
+    build_index(
+        store, index_dir, store_path.parent / "cache.sqlite", FakeEmbedder, FakeEmbedder.name
+    )
+    aliases = {"summoner-master": ("SM",), "vanguard": ("VG", "Vanguard")}
+    return SpySearcher(store, index_dir, FakeEmbedder(), FakeEmbedder.name, game_aliases=aliases)
+
+
+def make_app(directory: Path):  # type: ignore[no-untyped-def]
+    """A service app over a fresh tiny store and index in ``directory``."""
+    store_path = make_store(directory)
+    settings = Settings(data_dir=directory, max_query_chars=1000)
+    return create_app(settings, searcher=make_searcher(store_path))
+
+
+@pytest.fixture(scope="session")
+def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_store(tmp_path_factory.mktemp("svc"))
 
 
 @pytest.fixture(scope="session")
@@ -151,13 +174,7 @@ def settings(store_path: Path) -> Settings:
 
 @pytest.fixture(scope="session")
 def searcher(store_path: Path) -> SpySearcher:
-    store = ClauseStore(store_path)
-    index_dir = store_path.parent / "index"
-    build_index(
-        store, index_dir, store_path.parent / "cache.sqlite", FakeEmbedder, FakeEmbedder.name
-    )
-    aliases = {"summoner-master": ("SM",), "vanguard": ("VG", "Vanguard")}
-    return SpySearcher(store, index_dir, FakeEmbedder(), FakeEmbedder.name, game_aliases=aliases)
+    return make_searcher(store_path)
 
 
 @pytest.fixture(scope="session")

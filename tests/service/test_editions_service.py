@@ -12,10 +12,8 @@ from typer.testing import CliRunner
 
 from judgekb import cli
 from judgekb.config import Settings, get_settings
-from judgekb.corpus.build import build_corpus
-from judgekb.corpus.manifest import load_manifest
 from judgekb.corpus.store import ClauseStore
-from judgekb.index.build import build_index
+from judgekb.index.rebuild import build_all
 from judgekb.index.request import SearchRequest
 from judgekb.index.search import Searcher
 from judgekb.service.app import create_app
@@ -37,12 +35,10 @@ def built(tmp_path_factory):
         ("op-2", "V2", NEXT_YEAR, V2.text),
     ]
     manifest = write_editions(tmp, eds)
-    data = tmp / "var"
-    build_corpus(load_manifest(manifest), data / "clauses.sqlite")
-    store = ClauseStore(data / "clauses.sqlite")
-    build_index(store, data / "index", data / "cache.sqlite", FakeEmbedder, FakeEmbedder.name)
-    searcher = Searcher(store, data / "index", FakeEmbedder(), FakeEmbedder.name)
-    settings = Settings(data_dir=data, manifest=manifest, model=FakeEmbedder.name)
+    settings = Settings(data_dir=tmp / "var", manifest=manifest, model=FakeEmbedder.name)
+    build_all(settings, embedder_factory=FakeEmbedder)  # a real generation, keyword encoder
+    store = ClauseStore(settings.store_path)
+    searcher = Searcher(store, settings.index_dir, FakeEmbedder(), FakeEmbedder.name)
     return settings, searcher
 
 

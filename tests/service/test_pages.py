@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from judgekb.service.app import CSP
+from judgekb.service.security import CSP
 
 
 def text_of(html: str, cls: str) -> list[str]:

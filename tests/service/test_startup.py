@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from judgekb.config import Settings
-from judgekb.errors import JudgeKBError, StoreError
+from judgekb.errors import IndexNotBuilt, JudgeKBError
 from judgekb.service.app import create_app
 
 
 def test_missing_store_names_the_build_command(tmp_path: Path) -> None:
-    with pytest.raises(StoreError) as info:
+    with pytest.raises(IndexNotBuilt) as info:
         create_app(Settings(data_dir=tmp_path / "var"))
     assert "judgekb build" in str(info.value) and "make run" in str(info.value)
 
