@@ -16,7 +16,7 @@ from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 
 from judgekb.config import Settings
-from judgekb.service import api, pages
+from judgekb.service import api, pages, pwa
 from judgekb.service.errors import install_error_handlers
 from judgekb.service.render import STATIC_DIR
 from judgekb.service.site import Searcher, Site, load_default_searcher
@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
-    "form-action 'self'"
+    "form-action 'self'; worker-src 'self'; manifest-src 'self'"
 )
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
@@ -66,5 +66,6 @@ def create_app(settings: Settings, searcher: Searcher | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(pwa.router)
     log.info("judgekb service ready: %d clauses", app.state.site.clause_count)
     return app

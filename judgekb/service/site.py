@@ -21,6 +21,7 @@ from judgekb.index.hits import clause_url
 from judgekb.index.request import SearchRequest
 from judgekb.index.results import SearchResult
 from judgekb.service.markup import Term, term_pattern
+from judgekb.service.offline import OfflineBundle, load_bundle
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,7 @@ class Site:
             d.doc_id: len(self.store.clauses(d.doc_id)) for d in self.store.documents()
         }
         self.clause_count = sum(self.doc_counts.values())
+        self.bundle: OfflineBundle = load_bundle(settings, self.store, searcher.manifest)
 
     # documents ------------------------------------------------------------------------
     def primary_doc(self, game: str) -> Document:
@@ -93,6 +95,10 @@ class Site:
     def clause_url(self, game: str, clause_id: str, doc_id: str | None = None) -> str:
         """The permalink; ``?doc=`` only when the clause is not in the game's primary document."""
         return clause_url(game, clause_id, doc_id, self.primary_doc(game).doc_id)
+
+    def doc_lang(self, doc_id: str) -> str:
+        """The language a document is printed in: the ``lang`` of its rule text on pages."""
+        return self.store.document(doc_id).lang
 
     def doc_url(self, doc_id: str, clause_id: str) -> str:
         return self.clause_url(self.store.document(doc_id).game, clause_id, doc_id)

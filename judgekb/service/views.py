@@ -17,6 +17,7 @@ from judgekb.index.results import RefLink, SearchHit, SearchResult
 from judgekb.service.markup import Term, ref_pattern, render_text
 from judgekb.service.site import Site, page_url, preview
 
+OG_LOCALES = {"th": "th_TH", "ms": "ms_MY", "en": "en_US"}  # Open Graph names of languages
 TOC_DEPTH = 2  # chapters and sections; clauses are listed on their section's page
 LABEL_CHARS = 70
 
@@ -29,14 +30,23 @@ def node_label(clause_id: str, title: str, text: str, kind: str) -> str:
 
 
 def _ref(site: Site, doc: str, clause_id: str | None, written: str, pre: str = "") -> dict:
+    lang = site.doc_lang(doc)
     if clause_id is None:
-        return {"label": written, "written": written, "url": None, "preview": "", "resolved": False}
+        return {
+            "label": written,
+            "written": written,
+            "url": None,
+            "preview": "",
+            "resolved": False,
+            "lang": lang,
+        }
     return {
         "label": clause_id,
         "written": written,
         "url": site.doc_url(doc, clause_id),
         "preview": pre or site.clause_preview(doc, clause_id),
         "resolved": True,
+        "lang": lang,
     }
 
 
@@ -68,6 +78,7 @@ def amendment_links(site: Site, doc_id: str, clause_id: str, links: Iterable[Map
                 "probable": a["score"] < PROBABLE_BELOW,
                 "note": a["note"],
                 "preview": site.clause_preview(other_doc, other_id),
+                "lang": other.lang,
             }
         )
     return out
@@ -140,6 +151,7 @@ def hit_view(site: Site, hit: SearchHit) -> dict:
         "badges": doc_badges(site, hit.doc_id),
         "via": hit.via,
         "older": hit.doc_kind == "amendment",
+        "lang": site.doc_lang(hit.doc_id),
     }
 
 
@@ -156,6 +168,7 @@ def search_status(site: Site, request: Request, result: SearchResult) -> dict:
             "clause_id": clause_id,
             "url": site.clause_url(game, clause_id, doc),
             "preview": site.clause_preview(doc, clause_id),
+            "lang": site.doc_lang(doc),
         }
 
     ambiguous = [
@@ -204,6 +217,8 @@ def clause_view(site: Site, game: str, detail: Mapping[str, Any]) -> dict:
         "label": node_label(cid, detail["title"], "", detail["kind"]),
         "game_name": site.store.games()[game],
         "html": _text(site, game, detail["text"], (), url, refs_out),
+        "preview": preview(detail["text"] or detail["title"]),
+        "locale": OG_LOCALES.get(detail["lang"], "en_US"),
         "parents_v": [_brief(site, p) for p in detail["parents"]],
         "children_v": [_brief(site, c) for c in detail["children"]],
         "prev_v": _brief(site, detail["prev"]),
@@ -243,6 +258,7 @@ def toc_view(site: Site, game: str, depth: int = TOC_DEPTH) -> list[dict]:
     return [
         {
             "doc": d,
+            "lang": d.lang,
             "badges": doc_badges(site, d.doc_id),
             "nodes": _tree(site, site.store.clauses(d.doc_id), depth),
         }

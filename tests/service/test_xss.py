@@ -91,6 +91,7 @@ SAFE_TAGS = {
     "code",
     "footer",
     "br",
+    "progress",
 }
 
 
