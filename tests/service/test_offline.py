@@ -49,12 +49,6 @@ def search(page, q: str, game: str = "") -> None:  # type: ignore[no-untyped-def
     page.wait_for_load_state()
 
 
-def wait_drawn(page) -> None:  # type: ignore[no-untyped-def]
-    page.wait_for_function(
-        "window.judgekbOffline && !document.querySelector('#offline-view > .offline-note:only-child')"
-    )
-
-
 def test_one_visit_stores_the_rules_and_says_so(offline) -> None:
     status = offline.locator(".offline-copy .offline-status").inner_text()
     assert status.startswith("Rules saved on this device for offline use: Edition ")
@@ -134,7 +128,7 @@ def test_contents_home_and_language_offline(offline) -> None:
     offline.goto("/rules/vanguard")
     offline.wait_for_selector("h1")
     assert offline.locator("h1").inner_text() == "Cardfight!! Vanguard"
-    assert offline.locator("ul.toc").first.get_attribute("lang") == "ms"
+    assert offline.locator("ul.toc a").first.get_attribute("lang") == "ms"
     offline.goto("/?lang=th")
     offline.wait_for_selector(".intro h1")
     assert offline.locator("html").get_attribute("lang") == "th"

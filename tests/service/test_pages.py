@@ -126,9 +126,10 @@ def test_table_of_contents(client) -> None:
     html = client.get("/rules/summoner-master").text
     assert html.count('<section class="doc">') == 2
     assert (
-        '<li><details><summary><a href="/rules/summoner-master/602">602 ชนิดของ Effect</a></summary>'
+        '<li><a href="/rules/summoner-master/602" lang="th">602 ชนิดของ Effect</a>\n'
+        "    <details><summary>Sub-clauses (3)"
     ) in html
-    assert '<li><a href="/rules/summoner-master/610.1?doc=sm-decree-2009">610.1 ' in html
+    assert '<li><a href="/rules/summoner-master/610.1?doc=sm-decree-2009" lang="th">610.1 ' in html
     assert client.get("/rules/summoner-master/").headers["location"] == "/rules/summoner-master"
 
 

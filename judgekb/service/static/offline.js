@@ -174,10 +174,13 @@
     var out = [note(rules), el("h1", {}, [rules.games[game]])];
     rules.docs.filter(function (d) { return d.game === game; }).forEach(function (d, n) {
       function tree(parent, level) {
-        return el("ul", { "class": "toc", lang: d.lang }, rules.children(d.id, parent).map(function (k) {
-          var a = el("a", { href: rules.url(k) }, [rules.label(k, true)]);
+        return el("ul", { "class": "toc" }, rules.children(d.id, parent).map(function (k) {
+          var label = rules.label(k, true), a = el("a", { href: rules.url(k), lang: d.lang }, [label]);
           var sub = level < 2 ? rules.children(d.id, rules.id(k)) : [];
-          return el("li", {}, sub.length ? [el("details", {}, [el("summary", {}, [a]), tree(rules.id(k), level + 1)])] : [a]);
+          if (!sub.length) { return el("li", {}, [a]); }
+          var summary = el("summary", {}, [L.children + " (" + sub.length + ")",
+            el("span", { "class": "sr-only", lang: d.lang }, [": " + label])]);
+          return el("li", {}, [a, el("details", {}, [summary, tree(rules.id(k), level + 1)])]);
         }));
       }
       var summary = el("summary", {}, [el("strong", {}, [d.title]), " · " + d.version + (d.date ? " · " + d.date : "")]);
