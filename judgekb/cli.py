@@ -156,10 +156,24 @@ def build(
     from judgekb.index.build import build_all
 
     try:
-        report = build_all(_settings(), force=force, console=err)
+        settings = _settings()
+        report = build_all(settings, force=force, console=err)
+        report += "; " + _offline_bundle(settings)
     except JudgeKBError as exc:
         _fail(exc)
     err.print(report, highlight=False)
+
+
+def _offline_bundle(settings: Settings) -> str:
+    """The phone's offline copy of the rules, built now so the service starts at once."""
+    from judgekb.corpus.store import ClauseStore
+    from judgekb.index.artifacts import read_manifest
+    from judgekb.service.offline import load_bundle
+
+    bundle = load_bundle(
+        settings, ClauseStore(settings.store_path), read_manifest(settings.index_dir)
+    )
+    return f"offline bundle {bundle.version} ({len(bundle.gz) / 1000:.0f} kB gzip)"
 
 
 @app.command()
