@@ -34,6 +34,7 @@ import logging
 import os
 import tempfile
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,7 @@ class OfflineBundle:
         """A short name of the corpus the copy holds (its hash), as pages print it."""
         return self.corpus_hash[:8]
 
+    @cached_property
     def info(self) -> dict[str, Any]:
         """What a page says about the offline copy before it is downloaded."""
         return {

@@ -48,7 +48,7 @@ def render(
         "lang_urls": {code: page_url(request, lang=code) for code in LANGS},
         "lang_names": LANG_NAMES,
         "origin": f"{request.url.scheme}://{request.url.netloc}",
-        "offline": site.bundle.info() if site is not None else None,
+        "offline": site.bundle.info if site is not None else None,
         **context,
     }
     response = templates.TemplateResponse(request, name, ctx, status_code=status_code)

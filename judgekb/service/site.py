@@ -76,6 +76,7 @@ class Site:
             d.doc_id: len(self.store.clauses(d.doc_id)) for d in self.store.documents()
         }
         self.clause_count = sum(self.doc_counts.values())
+        self._doc_langs = {d.doc_id: d.lang for d in self.store.documents()}
         self.bundle: OfflineBundle = load_bundle(settings, self.store, searcher.manifest)
 
     # documents ------------------------------------------------------------------------
@@ -98,7 +99,7 @@ class Site:
 
     def doc_lang(self, doc_id: str) -> str:
         """The language a document is printed in: the ``lang`` of its rule text on pages."""
-        return self.store.document(doc_id).lang
+        return self._doc_langs.get(doc_id) or self.store.document(doc_id).lang
 
     def doc_url(self, doc_id: str, clause_id: str) -> str:
         return self.clause_url(self.store.document(doc_id).game, clause_id, doc_id)

@@ -124,6 +124,25 @@ def test_keyword_search_offline(offline, q: str, game: str, first: str) -> None:
     assert offline.locator("input[name=q]").input_value() == q
 
 
+def test_offline_pages_stay_in_one_page(offline) -> None:
+    """Offline, links and searches redraw the shell: the bundle is parsed and the index built
+    once; focus goes to the new heading; Back works."""
+    offline.goto("/search?q=Semakan&game=vanguard")
+    offline.wait_for_selector("li.hit")
+    offline.evaluate("window.marker = 42")
+    search(offline, "เงื่อนไขครบ", "summoner-master")
+    offline.wait_for_selector("li.hit a.cid >> text=§602.1")
+    offline.locator("li.hit a.cid").first.click()
+    offline.wait_for_url("**/rules/summoner-master/602.1")
+    assert offline.evaluate("document.activeElement.textContent") == "§602.1"
+    offline.go_back()
+    offline.wait_for_selector("h1.summary")
+    assert offline.locator("h1.summary q").inner_text() == "เงื่อนไขครบ"
+    assert offline.evaluate("window.marker") == 42
+    recent = offline.evaluate("JSON.parse(localStorage.getItem('judgekb.recent'))")
+    assert recent[0] == {"q": "เงื่อนไขครบ", "game": "summoner-master"}
+
+
 def test_contents_home_and_language_offline(offline) -> None:
     offline.goto("/rules/vanguard")
     offline.wait_for_selector("h1")

@@ -214,7 +214,7 @@ def test_offline_shell_in_each_language(client) -> None:
 
 
 def test_home_offers_the_offline_copy_with_its_size(client, app) -> None:
-    info = app.state.site.bundle.info()
+    info = app.state.site.bundle.info
     html = client.get("/").text
     assert f'data-url="{info["url"]}" data-raw="{info["raw_bytes"]}"' in html
     assert (

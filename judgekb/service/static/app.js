@@ -179,7 +179,8 @@
     });
   }
 
-  window.judgekb = { enhance: enhance, say: say, load: load, store: store, RECENT: RECENT };
+  window.judgekb = { enhance: enhance, say: say, load: load, store: store, RECENT: RECENT,
+                     recordSearch: recordSearch };
 
   document.addEventListener("DOMContentLoaded", function () {
     remember();

@@ -1,7 +1,7 @@
 // judgekb with no network: the service worker answers every page address with the offline
 // shell (templates/offline.html); this script reads the address and draws the page from the
 // offline bundle (static/offline-rules.js): home, search (clause numbers, then keywords),
-// table of contents, clause. Same markup and classes as the server's templates, so app.css
+// table of contents, clause; links and the search form then stay within this page. Same markup and classes as the server's templates, so app.css
 // and app.js (copy, save, share, previews) work unchanged. Everything is built with DOM
 // calls and textContent: rule text can never become markup.
 (function () {
@@ -178,8 +178,7 @@
           var label = rules.label(k, true), a = el("a", { href: rules.url(k), lang: d.lang }, [label]);
           var sub = level < 2 ? rules.children(d.id, rules.id(k)) : [];
           if (!sub.length) { return el("li", {}, [a]); }
-          var summary = el("summary", {}, [L.children + " (" + sub.length + ")",
-            el("span", { "class": "sr-only", lang: d.lang }, [": " + label])]);
+          var summary = el("summary", {}, [L.children + " (" + sub.length + ")"]);
           return el("li", {}, [a, el("details", {}, [summary, tree(rules.id(k), level + 1)])]);
         }));
       }
@@ -202,12 +201,11 @@
 
   function searchPage(rules, q, game) {
     document.title = q + " · judgekb";
-    var res = rules.search(q, game || null, 10);
-    var found = res.lookup;
+    var found = rules.lookup(q, game || null);
     if (found.bare && found.mentions.length === 1 && found.rows.length && !found.ambiguous.length) {
-      location.replace(rules.url(found.rows[0]));
-      return [];
+      return go(rules, rules.url(found.rows[0]), true);  // a clause number opens its page
     }
+    var res = rules.search(q, game || null, 10);
     var out = [el("h1", { "class": "summary" }, [L.results_for + " ", el("q", {}, [q]), " ", el("small", {}, ["· " + res.hits.length])]),
                note(rules, L.offline_keywords)];
     var status = el("section", { "class": "status", role: "status" });
@@ -266,10 +264,54 @@
     if (window.judgekb) { window.judgekb.enhance(view); }
   }
 
+  // Offline, moving between pages stays in this page (the history API): the bundle is read
+  // and the search index built once, not at every tap. Focus moves to the new heading.
+  function go(rules, url, replace) {
+    history[replace ? "replaceState" : "pushState"](null, "", url);
+    chrome();
+    if (window.judgekb && location.pathname === "/search") { window.judgekb.recordSearch(); }
+    var nodes = route(rules);
+    if (!replace) {
+      draw(nodes);
+      window.scrollTo(0, 0);
+      var h1 = view.querySelector("h1");
+      if (h1) { h1.setAttribute("tabindex", "-1"); h1.focus(); }
+    }
+    return nodes;
+  }
+
+  function ours(url) {
+    if (url.hash && url.pathname === location.pathname && url.search === location.search) { return false; }
+    return url.origin === location.origin && /^\/($|search$|rules\/)/.test(url.pathname) &&
+      !url.searchParams.has("lang");  // another language: its own shell
+  }
+
+  function stayHere(rules) {
+    document.addEventListener("click", function (e) {
+      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) { return; }
+      var a = e.target.closest && e.target.closest("a[href]");
+      if (!a || a.target) { return; }
+      var url = new URL(a.href, location.href);
+      if (!ours(url)) { return; }
+      e.preventDefault();
+      go(rules, url.pathname + url.search);
+    });
+    document.addEventListener("submit", function (e) {
+      var form = e.target;
+      if (!form.matches("form.search")) { return; }
+      e.preventDefault();
+      var params = new URLSearchParams(new FormData(form));
+      if (!params.get("game")) { params.delete("game"); }
+      go(rules, "/search?" + params.toString());
+    });
+    window.addEventListener("popstate", function () { chrome(); draw(route(rules)); });
+  }
+
   chrome();
   var ready = loadBundle().then(function (bundle) {
     var rules = new R.Rules(bundle, window.MiniSearch);
     draw(route(rules));
+    stayHere(rules);
     return rules;
   }, function (err) {
     draw([el("p", { "class": "offline-note" }, [L.offline_none])]);
