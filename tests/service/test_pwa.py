@@ -222,3 +222,30 @@ def test_home_offers_the_offline_copy_with_its_size(client, app) -> None:
         in html
     )
     assert '<section class="device-list saved-list" aria-labelledby="saved-h" hidden>' in html
+
+
+def _contrast(a: str, b: str) -> float:
+    def lum(h: str) -> float:
+        h = h.lstrip("#")
+        h = "".join(c * 2 for c in h) if len(h) == 3 else h
+        rgb = [int(h[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_colours_meet_wcag_in_both_schemes() -> None:
+    """What axe does not measure: control borders and the focus ring against the page and
+    the card (3:1), the primary button's label (4.5:1), in light and dark mode."""
+    css = (STATIC_DIR / "app.css").read_text(encoding="utf-8")
+    schemes = re.findall(r":root\{([^}]*)\}", css)[:2]
+    assert len(schemes) == 2
+    for block in schemes:
+        v = dict(re.findall(r"--([\w-]+):(#[0-9a-f]{6}|#[0-9a-f]{3})\b", block))
+        for ground in ("bg", "card"):
+            assert _contrast(v["ctl"], v[ground]) >= 3.0
+            assert _contrast(v["acc"], v[ground]) >= 4.5  # links and the focus ring
+            assert _contrast(v["mute"], v[ground]) >= 4.5
+        assert _contrast(v["on-acc"], v["acc"]) >= 4.5
