@@ -238,10 +238,13 @@ def load_bundle(
     data["version"] = version
     raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     gz = gzip.compress(raw, compresslevel=9, mtime=0)
-    _write_atomic(path, gz)
-    for old in path.parent.glob("bundle-*.json.gz"):
-        if old != path:
-            old.unlink(missing_ok=True)
+    try:
+        _write_atomic(path, gz)
+        for old in path.parent.glob("bundle-*.json.gz"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except OSError as exc:  # a read-only data directory: serve it from memory
+        log.warning("offline bundle not cached in %s (%s); it is rebuilt at each start", path, exc)
     log.info(
         "offline bundle %s: %d clauses, %d bytes (%d gzip)",
         version,
