@@ -13,9 +13,18 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import expect
 
 from judgekb.corpus.normalize import normalize_text
-from tests.service.browsing import ARGS, BROWSER, CHROMIUM, PHONE, watch_errors
+from tests.service.browsing import (
+    ARGS,
+    BROWSER,
+    CHROMIUM,
+    PHONE,
+    describe,
+    serious_violations,
+    watch_errors,
+)
 
 pytestmark = BROWSER
 
@@ -160,6 +169,24 @@ def test_contents_home_and_language_offline(offline) -> None:
     assert offline.errors == []
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/search?q=Semakan&game=vanguard",
+        "/rules/summoner-master/602.1.4",
+        "/rules/vanguard",
+        "/nope",
+    ],
+)
+def test_offline_pages_pass_axe(offline, path: str) -> None:
+    offline.goto(path)
+    offline.wait_for_selector("#offline-view h1")
+    bad = serious_violations(offline)
+    assert bad == [], describe(bad)
+    assert offline.locator("#offline-view h1").count() == 1
+
+
 def test_explicit_download_shows_size_and_progress_and_replaces_an_old_copy(
     browser, base_url
 ) -> None:
@@ -181,7 +208,7 @@ def test_explicit_download_shows_size_and_progress_and_replaces_an_old_copy(
     button.click()
     page.wait_for_selector(".offline-copy.ready")
     assert bundle_paths(page) == [box.get_attribute("data-url")]
-    assert page.locator("#live").inner_text().startswith("Rules saved on this device")
+    expect(page.locator("#live")).to_have_text(re.compile("^Rules saved on this device"))
     assert page.errors == []
     context.close()
 

@@ -232,7 +232,7 @@
   }
 
   function missing(rules) {
-    return [note(rules), el("p", { "class": "message" }, [L.offline_missing]), el("p", {}, [el("a", { href: "/" }, [L.back])])];
+    return [el("h1", {}, [L.offline_missing]), note(rules), el("p", {}, [el("a", { href: "/" }, [L.back])])];
   }
 
   // The address ---------------------------------------------------------------------------
