@@ -10,6 +10,7 @@ installability check of the manifest, and the JavaScript text normaliser against
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -209,6 +210,26 @@ def test_explicit_download_shows_size_and_progress_and_replaces_an_old_copy(
     page.wait_for_selector(".offline-copy.ready")
     assert bundle_paths(page) == [box.get_attribute("data-url")]
     expect(page.locator("#live")).to_have_text(re.compile("^Rules saved on this device"))
+    assert page.errors == []
+    context.close()
+
+
+def test_new_rules_replace_the_phones_old_copy(browser, base_url) -> None:
+    """A phone holding the bundle of an older corpus: the worker stores the current one and
+    drops the old one (kept until then: an old copy beats none)."""
+    context = browser.new_context(viewport=PHONE, base_url=base_url)
+    page = watch_errors(context.new_page())
+    page.goto("/manifest.webmanifest")  # same origin, no script: no worker yet
+    page.evaluate(
+        "caches.open('judgekb-bundle').then(c => c.put('/offline/bundle/0ld.json', new Response('{}')))"
+    )
+    page.errors.clear()  # the JSON page's /favicon.ico 404
+    page.goto("/")
+    current = page.locator(".offline-copy").get_attribute("data-url")
+    deadline = time.monotonic() + 10
+    while bundle_paths(page) != [current]:
+        assert time.monotonic() < deadline, bundle_paths(page)
+        time.sleep(0.1)
     assert page.errors == []
     context.close()
 
