@@ -7,13 +7,12 @@ at start-up, naming ``judgekb build``, when the store or index is missing).
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 
 from fastapi import FastAPI
+from starlette.datastructures import MutableHeaders
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import Request
-from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from judgekb.config import Settings
 from judgekb.service import api, pages, pwa
@@ -36,16 +35,30 @@ SECURITY_HEADERS = {
 }
 
 
-async def security_headers(
-    request: Request, call_next: Callable[[Request], Awaitable[Response]]
-) -> Response:
-    """CSP without inline scripts (all JS is in /static), nosniff, no framing."""
-    response = await call_next(request)
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
-    if request.url.path.startswith("/static/"):
-        response.headers.setdefault("Cache-Control", "public, max-age=86400")
-    return response
+class SecurityHeaders:
+    """CSP without inline scripts (all JS is in /static), nosniff, no framing; a day of
+    caching for /static. A plain ASGI middleware: Starlette's ``@app.middleware("http")``
+    runs every response through an extra task and memory stream."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        static = scope["path"].startswith("/static/")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers.setdefault(name, value)
+                if static:
+                    headers.setdefault("Cache-Control", "public, max-age=86400")
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(settings: Settings, searcher: Searcher | None = None) -> FastAPI:
@@ -60,7 +73,7 @@ def create_app(settings: Settings, searcher: Searcher | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.site = Site(settings, searcher)
-    app.middleware("http")(security_headers)
+    app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # venue wifi: Thai UTF-8 packs ~4x
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

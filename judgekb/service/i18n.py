@@ -8,6 +8,8 @@ translated: rule text is always shown as the rulebook prints it, marked with its
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
+from types import MappingProxyType
 
 from starlette.requests import Request
 
@@ -334,6 +336,7 @@ def pick_lang(request: Request) -> str:
     return accepted_lang(request.headers.get("accept-language", "")) or DEFAULT_LANG
 
 
+@lru_cache(maxsize=len(LANGS) + 1)
 def labels(lang: str) -> Mapping[str, str]:
-    """Labels for ``lang``; a missing key falls back to English."""
-    return {**LABELS[DEFAULT_LANG], **LABELS.get(lang, {})}
+    """Labels for ``lang`` (read-only, built once); a missing key falls back to English."""
+    return MappingProxyType({**LABELS[DEFAULT_LANG], **LABELS.get(lang, {})})
