@@ -166,13 +166,27 @@ def build(
     from judgekb.index.rebuild import build_all
 
     try:
-        report = build_all(_settings(), force=force, console=err)
+        settings = _settings()
+        report = build_all(settings, force=force, console=err)
+        report += "; " + _offline_bundle(settings)
         flagged = check_after_build()  # rulings citing clause text the rebuild changed
     except JudgeKBError as exc:
         _fail(exc)
     err.print(report, highlight=False)
     if flagged:
         err.print(f"{len(flagged)} ruling(s) now need review: cited text changed", highlight=False)
+
+
+def _offline_bundle(settings: Settings) -> str:
+    """The phone's offline copy of the rules, built now so the service starts at once."""
+    from judgekb.corpus.store import ClauseStore
+    from judgekb.index.artifacts import read_manifest
+    from judgekb.service.offline import load_bundle
+
+    bundle = load_bundle(
+        settings, ClauseStore(settings.store_path), read_manifest(settings.index_dir)
+    )
+    return f"offline bundle {bundle.version} ({len(bundle.gz) / 1000:.0f} kB gzip)"
 
 
 @app.command()

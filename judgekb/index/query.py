@@ -33,6 +33,7 @@ _MENTION_RE = re.compile(
     rf"(?<![\d.\-/])(?P<id>{_NUMBER})(?![\d/]|[.\-]\d)\.?",
     re.IGNORECASE,
 )
+MENTION_PATTERN = _MENTION_RE.pattern  # a clause number and its words (the offline bundle ships it)
 _CONTROL = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd"
 # Format characters that make a query look like something else (embeddings, overrides and
 # isolates of the bidi algorithm, U+202E among them): rejected rather than searched.

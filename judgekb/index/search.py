@@ -271,11 +271,10 @@ def load_searcher(
 ) -> Searcher:
     """Open the current generation (or ``generation``) after checking every file's checksum,
     then load the embedding model (or reuse ``embedder``, as a live reload does)."""
-    from judgekb.config import DATA_DIR
     from judgekb.corpus.manifest import load_manifest
     from judgekb.index.embedder import BatchingEmbedder, load_embedder
     from judgekb.index.generation import require_current, verify
-    from judgekb.index.terms import load_lexicon, load_thai_synonyms
+    from judgekb.index.terms import load_default_lexicon
 
     gen = generation or require_current(settings.data_dir)
     verify(gen)  # a damaged file is named before a model is loaded
@@ -300,7 +299,7 @@ def load_searcher(
         gen.index_dir,
         embedder if with_model else None,
         settings.model,
-        load_thai_synonyms(load_lexicon(DATA_DIR / "terms.toml"), DATA_DIR / "thai_synonyms.toml"),
+        load_default_lexicon(),
         settings.max_query_chars,
         game_aliases=manifest.game_aliases,
         faiss_kind=settings.faiss_index,

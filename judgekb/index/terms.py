@@ -22,6 +22,7 @@ from judgekb.errors import ConfigError
 
 _THAI_RE = re.compile(r"[\u0e01-\u0e4e]")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+WORD_PATTERN = _WORD_RE.pattern  # the words of a lexicon key (the offline bundle ships it)
 
 
 @dataclass
@@ -134,6 +135,15 @@ def load_thai_synonyms(lex: Lexicon, path: Path) -> Lexicon:
                 for game in entry.get("games") or ["*"]:
                     lex.add_thai(form, target, game)
     return lex
+
+
+def load_default_lexicon() -> Lexicon:
+    """The bundled vocabulary: ``data/terms.toml`` plus ``data/thai_synonyms.toml``."""
+    from judgekb.config import DATA_DIR
+
+    return load_thai_synonyms(
+        load_lexicon(DATA_DIR / "terms.toml"), DATA_DIR / "thai_synonyms.toml"
+    )
 
 
 class BookText:

@@ -17,7 +17,7 @@ from starlette.staticfiles import StaticFiles
 
 from judgekb.config import Settings
 from judgekb.kb.base import open_kb
-from judgekb.service import accounts, api, changes, pages, ruling_pages, rulings
+from judgekb.service import accounts, api, changes, pages, pwa, ruling_pages, rulings
 from judgekb.service.errors import install_error_handlers
 from judgekb.service.kbdeps import BodyLimit
 from judgekb.service.reload import GenerationWatcher
@@ -70,5 +70,6 @@ def create_app(settings: Settings, searcher: Searcher | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(accounts.router)
     app.include_router(ruling_pages.router)
+    app.include_router(pwa.router)
     log.info("judgekb service ready: %d clauses", app.state.site.clause_count)
     return app

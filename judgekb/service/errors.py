@@ -20,6 +20,8 @@ from starlette.routing import Match
 from judgekb.errors import (
     ClauseNotFound,
     JudgeKBError,
+    QueryError,
+    QueryTooLong,
     UnknownDocument,
     UnknownEdition,
     UnknownFamily,
@@ -65,6 +67,28 @@ def error_body(exc: Exception) -> ErrorBody:
             detail = "no such page; see /docs for the API and / for search"
         return ErrorBody(error=detail, status=exc.status_code)
     return ErrorBody(error="internal error; see the server log", status=500)
+
+
+# The sentence an HTML error page leads with, in the judge's language (a label key of
+# judgekb.service.i18n); the English detail of the error follows it.
+MESSAGE_KEYS: tuple[tuple[type[Exception], str], ...] = (
+    (QueryTooLong, "err_too_long"),
+    (QueryError, "err_query"),
+    (UnknownGame, "err_unknown_game"),
+    (UnknownDocument, "err_unknown_doc"),
+    (ClauseNotFound, "err_no_clause"),
+    (RequestValidationError, "err_invalid"),
+)
+
+
+def message_key(exc: Exception, status: int) -> str:
+    """The label key of the translated sentence for ``exc`` (first match of MESSAGE_KEYS)."""
+    for exc_type, key in MESSAGE_KEYS:
+        if isinstance(exc, exc_type):
+            return key
+    if status == 404:
+        return "err_not_found"
+    return "err_internal" if status >= 500 else "err_generic"
 
 
 def _suggestion_links(request: Request, body: ErrorBody) -> list[dict]:
@@ -139,6 +163,7 @@ def _error_response(request: Request, exc: Exception) -> Response:
         {
             "status": body.status,
             "message": body.error,
+            "message_key": message_key(exc, body.status),
             "suggestions": _suggestion_links(request, body),
             "known": known,
         },

@@ -1,17 +1,23 @@
-"""UI labels in English, Thai and Malay; the language comes from ``?lang=`` or a cookie.
+"""UI labels in English, Thai and Malay, and which of them a request gets.
 
-Only the interface is translated: rule text is always shown as the rulebook prints it.
+The language is the judge's choice (``?lang=``, then remembered in a cookie), else the first
+of ours their browser asks for (``Accept-Language``), else English. Only the interface is
+translated: rule text is always shown as the rulebook prints it, marked with its own ``lang``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
+from types import MappingProxyType
 
 from starlette.requests import Request
 
 LANGS = ("en", "th", "ms")
 DEFAULT_LANG = "en"
 COOKIE = "lang"
+# Each language named in its own script, as a judge looks for it.
+LANG_NAMES = {"en": "English", "th": "ไทย", "ms": "Bahasa Melayu"}
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -87,6 +93,47 @@ LABELS: dict[str, dict[str, str]] = {
         "summary_by_chapter": "Summary by chapter",
         "rules_on": "Rules in force on",
         "chapter": "Chapter",
+        "skip": "Skip to content",
+        "language": "Language",
+        "menu_search": "Search the rules",
+        "recent": "Recent searches",
+        "saved": "Saved clauses",
+        "save": "Save",
+        "saved_done": "Saved",
+        "unsaved_done": "Removed from saved clauses",
+        "share": "Share",
+        "clear": "Clear",
+        "offline_title": "Offline",
+        "offline_download": "Download rules for offline",
+        "offline_size": "download size",
+        "offline_downloading": "Downloading the rules…",
+        "offline_ready": "Rules saved on this device for offline use",
+        "offline_outdated": "The rules changed since your offline copy: update it.",
+        "offline_failed": "Download failed: try again when you have a connection.",
+        "offline_unsupported": "This browser cannot keep the rules offline.",
+        "offline_edition": "Edition",
+        "offline_date": "built",
+        "offline_mode": "You are offline: this is the copy of the rules saved on this device.",
+        "offline_keywords": (
+            "Offline: keyword search only. Search by meaning needs the network; "
+            "use the words the rulebook uses, or a clause number."
+        ),
+        "offline_loading": "Opening the offline copy…",
+        "offline_none": (
+            "There is no offline copy of the rules on this device yet. "
+            "Connect to the network and open judgekb once."
+        ),
+        "offline_missing": "This page is not part of the offline copy.",
+        "err_query": "This search cannot be run. Type a question or a clause number.",
+        "err_too_long": "This search is too long. Shorten it and try again.",
+        "err_unknown_game": "There is no such game. Choose one of these:",
+        "err_unknown_doc": "This game has no such document. Try one of these:",
+        "err_no_clause": "This clause number is not in the rulebook.",
+        "err_invalid": "A value in the address is not valid.",
+        "err_not_found": "There is no page at this address.",
+        "err_internal": "Something went wrong on the server. Try again in a moment.",
+        "err_generic": "This request could not be completed.",
+        "err_detail": "Details",
     },
     "th": {
         "title": "ค้นหากฎสำหรับกรรมการ",
@@ -157,6 +204,43 @@ LABELS: dict[str, dict[str, str]] = {
         "summary_by_chapter": "สรุปตามบท",
         "rules_on": "กฎที่มีผลบังคับใช้ ณ วันที่",
         "chapter": "บท",
+        "skip": "ข้ามไปยังเนื้อหา",
+        "language": "ภาษา",
+        "menu_search": "ค้นหากฎ",
+        "recent": "การค้นหาล่าสุด",
+        "saved": "ข้อที่บันทึกไว้",
+        "save": "บันทึก",
+        "saved_done": "บันทึกแล้ว",
+        "unsaved_done": "เอาออกจากข้อที่บันทึกไว้แล้ว",
+        "share": "แชร์",
+        "clear": "ล้าง",
+        "offline_title": "ออฟไลน์",
+        "offline_download": "ดาวน์โหลดกฎไว้ใช้แบบออฟไลน์",
+        "offline_size": "ขนาดดาวน์โหลด",
+        "offline_downloading": "กำลังดาวน์โหลดกฎ…",
+        "offline_ready": "บันทึกกฎไว้ในเครื่องนี้สำหรับใช้แบบออฟไลน์แล้ว",
+        "offline_outdated": "กฎมีการเปลี่ยนแปลงหลังจากสำเนาออฟไลน์ของคุณ โปรดอัปเดต",
+        "offline_failed": "ดาวน์โหลดไม่สำเร็จ โปรดลองอีกครั้งเมื่อเชื่อมต่อเครือข่ายได้",
+        "offline_unsupported": "เบราว์เซอร์นี้เก็บกฎไว้ใช้แบบออฟไลน์ไม่ได้",
+        "offline_edition": "ฉบับ",
+        "offline_date": "สร้างเมื่อ",
+        "offline_mode": "คุณออฟไลน์อยู่ นี่คือสำเนากฎที่บันทึกไว้ในเครื่องนี้",
+        "offline_keywords": (
+            "ออฟไลน์: ค้นหาได้ด้วยคำสำคัญเท่านั้น การค้นหาตามความหมายต้องใช้เครือข่าย ลองใช้คำที่กฎใช้ หรือเลขข้อ"
+        ),
+        "offline_loading": "กำลังเปิดสำเนาออฟไลน์…",
+        "offline_none": ("เครื่องนี้ยังไม่มีสำเนากฎแบบออฟไลน์ โปรดเชื่อมต่อเครือข่ายแล้วเปิด judgekb หนึ่งครั้ง"),
+        "offline_missing": "หน้านี้ไม่อยู่ในสำเนาออฟไลน์",
+        "err_query": "ค้นหาด้วยข้อความนี้ไม่ได้ โปรดพิมพ์คำถามหรือเลขข้อ",
+        "err_too_long": "ข้อความค้นหายาวเกินไป โปรดพิมพ์ให้สั้นลงแล้วลองอีกครั้ง",
+        "err_unknown_game": "ไม่มีเกมนี้ โปรดเลือกจากรายการนี้:",
+        "err_unknown_doc": "เกมนี้ไม่มีเอกสารนี้ ลองเลือกจากรายการนี้:",
+        "err_no_clause": "ไม่มีเลขข้อนี้ในกฎ",
+        "err_invalid": "ค่าบางอย่างในที่อยู่หน้าเว็บไม่ถูกต้อง",
+        "err_not_found": "ไม่มีหน้าที่ที่อยู่นี้",
+        "err_internal": "เซิร์ฟเวอร์ขัดข้อง โปรดลองอีกครั้งในอีกสักครู่",
+        "err_generic": "ดำเนินการตามคำขอนี้ไม่ได้",
+        "err_detail": "รายละเอียด",
     },
     "ms": {
         "title": "Carian peraturan hakim",
@@ -231,18 +315,82 @@ LABELS: dict[str, dict[str, str]] = {
         "summary_by_chapter": "Ringkasan mengikut bahagian",
         "rules_on": "Peraturan yang berkuat kuasa pada",
         "chapter": "Bahagian",
+        "skip": "Langkau ke kandungan",
+        "language": "Bahasa",
+        "menu_search": "Cari peraturan",
+        "recent": "Carian terkini",
+        "saved": "Fasal yang disimpan",
+        "save": "Simpan",
+        "saved_done": "Disimpan",
+        "unsaved_done": "Dibuang daripada fasal yang disimpan",
+        "share": "Kongsi",
+        "clear": "Kosongkan",
+        "offline_title": "Luar talian",
+        "offline_download": "Muat turun peraturan untuk luar talian",
+        "offline_size": "saiz muat turun",
+        "offline_downloading": "Memuat turun peraturan…",
+        "offline_ready": "Peraturan disimpan pada peranti ini untuk kegunaan luar talian",
+        "offline_outdated": "Peraturan telah berubah sejak salinan luar talian anda: kemas kini.",
+        "offline_failed": "Muat turun gagal: cuba lagi apabila ada sambungan.",
+        "offline_unsupported": "Pelayar ini tidak dapat menyimpan peraturan untuk luar talian.",
+        "offline_edition": "Edisi",
+        "offline_date": "dibina",
+        "offline_mode": "Anda di luar talian: ini salinan peraturan yang disimpan pada peranti ini.",
+        "offline_keywords": (
+            "Luar talian: carian kata kunci sahaja. Carian mengikut makna memerlukan rangkaian; "
+            "gunakan perkataan buku peraturan, atau nombor fasal."
+        ),
+        "offline_loading": "Membuka salinan luar talian…",
+        "offline_none": (
+            "Belum ada salinan luar talian pada peranti ini. "
+            "Sambung ke rangkaian dan buka judgekb sekali."
+        ),
+        "offline_missing": "Halaman ini tiada dalam salinan luar talian.",
+        "err_query": "Carian ini tidak dapat dijalankan. Taip soalan atau nombor fasal.",
+        "err_too_long": "Carian ini terlalu panjang. Pendekkan dan cuba lagi.",
+        "err_unknown_game": "Permainan ini tiada. Pilih salah satu daripada ini:",
+        "err_unknown_doc": "Permainan ini tiada dokumen tersebut. Cuba salah satu daripada ini:",
+        "err_no_clause": "Nombor fasal ini tiada dalam buku peraturan.",
+        "err_invalid": "Satu nilai dalam alamat tidak sah.",
+        "err_not_found": "Tiada halaman di alamat ini.",
+        "err_internal": "Berlaku masalah pada pelayan. Cuba lagi sebentar lagi.",
+        "err_generic": "Permintaan ini tidak dapat diselesaikan.",
+        "err_detail": "Butiran",
     },
 }
 
 
+def accepted_lang(header: str) -> str | None:
+    """The first of :data:`LANGS` an ``Accept-Language`` header asks for, by q-value, then
+    order ("th-TH,th;q=0.9,en;q=0.8" -> "th"; "ms-MY" -> "ms"; "de, fr" -> None)."""
+    best: tuple[float, str] | None = None
+    for item in header.split(","):
+        tag, _, params = item.strip().partition(";")
+        primary = tag.strip().lower().split("-")[0]
+        if primary not in LANGS:
+            continue
+        q = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key.strip() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if q > 0 and (best is None or q > best[0]):  # ties: the earlier entry wins
+            best = (q, primary)
+    return best[1] if best else None
+
+
 def pick_lang(request: Request) -> str:
-    """The UI language: a valid ``?lang=`` wins, then the cookie, then English."""
+    """The UI language: a valid ``?lang=``, then the cookie, then Accept-Language, then English."""
     for value in (request.query_params.get("lang"), request.cookies.get(COOKIE)):
         if value in LANGS:
             return value
-    return DEFAULT_LANG
+    return accepted_lang(request.headers.get("accept-language", "")) or DEFAULT_LANG
 
 
+@lru_cache(maxsize=len(LANGS) + 1)
 def labels(lang: str) -> Mapping[str, str]:
-    """Labels for ``lang``; a missing key falls back to English."""
-    return {**LABELS[DEFAULT_LANG], **LABELS.get(lang, {})}
+    """Labels for ``lang`` (read-only, built once); a missing key falls back to English."""
+    return MappingProxyType({**LABELS[DEFAULT_LANG], **LABELS.get(lang, {})})

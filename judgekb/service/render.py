@@ -10,7 +10,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from judgekb.service.i18n import COOKIE, LANGS, labels, pick_lang
+from judgekb.service.i18n import COOKIE, LANG_NAMES, LANGS, labels, pick_lang
 from judgekb.service.site import page_url
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[1] / "templates"
@@ -27,10 +27,15 @@ templates = Jinja2Templates(env=_env)
 
 
 def render(
-    request: Request, name: str, context: dict[str, Any], status_code: int = 200
+    request: Request,
+    name: str,
+    context: dict[str, Any],
+    status_code: int = 200,
+    lang: str | None = None,
 ) -> HTMLResponse:
-    """Render ``name``; a valid ``?lang=`` is remembered in a cookie for later pages."""
-    lang = pick_lang(request)
+    """Render ``name`` in the judge's language (:func:`pick_lang`, or ``lang``); a valid
+    ``?lang=`` is remembered in a cookie for later pages."""
+    lang = lang or pick_lang(request)
     site = getattr(request.app.state, "site", None)
     games = site.store.games() if site is not None else {}
     ctx = {
@@ -41,9 +46,14 @@ def render(
         "filter_game": None,  # the game the judge chose for the search (never a page's game)
         "q": "",
         "lang_urls": {code: page_url(request, lang=code) for code in LANGS},
+        "lang_names": LANG_NAMES,
+        "origin": f"{request.url.scheme}://{request.url.netloc}",
+        "offline": site.bundle.info if site is not None else None,
         **context,
     }
     response = templates.TemplateResponse(request, name, ctx, status_code=status_code)
+    response.headers["Content-Language"] = lang  # the worker keeps it for offline pages
+    response.headers["Vary"] = "Accept-Language, Cookie"
     if request.query_params.get("lang") in LANGS:
         response.set_cookie(COOKIE, lang, max_age=365 * 86400, samesite="lax", httponly=True)
     return response

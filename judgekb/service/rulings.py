@@ -146,7 +146,7 @@ def list_rulings(
         bool | None, Query(description="Only rulings flagged needs-review (or not).")
     ] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_RULING_ID)] = 0,
 ) -> Any:
     actor = api_actor(request)
     if status not in ("published", "retracted"):

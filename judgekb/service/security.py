@@ -14,7 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
-    "form-action 'self'"
+    "form-action 'self'; worker-src 'self'; manifest-src 'self'"
 )
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,

@@ -24,6 +24,7 @@ from judgekb.index.hits import clause_url
 from judgekb.index.request import SearchRequest
 from judgekb.index.results import SearchResult
 from judgekb.service.markup import Term, term_pattern
+from judgekb.service.offline import OfflineBundle, load_bundle
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,8 @@ class Site:
         }
         self.clause_count = sum(self.doc_counts.values())
         self.editions = Editions(self.store)
+        self._doc_langs = {d.doc_id: d.lang for d in self.store.documents()}
+        self.bundle: OfflineBundle = load_bundle(settings, self.store, searcher.manifest)
 
     # documents ------------------------------------------------------------------------
     def primary_doc(self, game: str) -> Document:
@@ -103,6 +106,10 @@ class Site:
             return clause_url(game, clause_id, None, primary.doc_id)
         pin_doc, edition = permalink_pin(self.store.document(doc_id), primary)
         return clause_url(game, clause_id, pin_doc, None, edition)
+
+    def doc_lang(self, doc_id: str) -> str:
+        """The language a document is printed in: the ``lang`` of its rule text on pages."""
+        return self._doc_langs.get(doc_id) or self.store.document(doc_id).lang
 
     def doc_url(self, doc_id: str, clause_id: str) -> str:
         return self.clause_url(self.store.document(doc_id).game, clause_id, doc_id)

@@ -18,6 +18,7 @@ from judgekb.index.results import RefLink, SearchHit, SearchResult
 from judgekb.service.markup import Term, ref_pattern, render_text
 from judgekb.service.site import Site, page_url, preview
 
+OG_LOCALES = {"th": "th_TH", "ms": "ms_MY", "en": "en_US"}  # Open Graph names of languages
 TOC_DEPTH = 2  # chapters and sections; clauses are listed on their section's page
 LABEL_CHARS = 70
 
@@ -30,14 +31,23 @@ def node_label(clause_id: str, title: str, text: str, kind: str) -> str:
 
 
 def _ref(site: Site, doc: str, clause_id: str | None, written: str, pre: str = "") -> dict:
+    lang = site.doc_lang(doc)
     if clause_id is None:
-        return {"label": written, "written": written, "url": None, "preview": "", "resolved": False}
+        return {
+            "label": written,
+            "written": written,
+            "url": None,
+            "preview": "",
+            "resolved": False,
+            "lang": lang,
+        }
     return {
         "label": clause_id,
         "written": written,
         "url": site.doc_url(doc, clause_id),
         "preview": pre or site.clause_preview(doc, clause_id),
         "resolved": True,
+        "lang": lang,
     }
 
 
@@ -69,6 +79,7 @@ def amendment_links(site: Site, doc_id: str, clause_id: str, links: Iterable[Map
                 "probable": a["score"] < PROBABLE_BELOW,
                 "note": a["note"],
                 "preview": site.clause_preview(other_doc, other_id),
+                "lang": other.lang,
             }
         )
     return out
@@ -143,6 +154,7 @@ def hit_view(site: Site, hit: SearchHit) -> dict:
         "older": hit.doc_kind == "amendment",
         "later": hit.later,  # a later edition of its rulebook (issue 13)
         "changes_url": f"/changes/{hit.family}" if hit.later else None,
+        "lang": site.doc_lang(hit.doc_id),
     }
 
 
@@ -159,6 +171,7 @@ def search_status(site: Site, request: Request, result: SearchResult) -> dict:
             "clause_id": clause_id,
             "url": site.clause_url(game, clause_id, doc),
             "preview": site.clause_preview(doc, clause_id),
+            "lang": site.doc_lang(doc),
         }
 
     ambiguous = [
@@ -207,6 +220,8 @@ def clause_view(site: Site, game: str, detail: Mapping[str, Any]) -> dict:
         "label": node_label(cid, detail["title"], "", detail["kind"]),
         "game_name": site.store.games()[game],
         "html": _text(site, game, detail["text"], (), url, refs_out),
+        "preview": preview(detail["text"] or detail["title"]),
+        "locale": OG_LOCALES.get(detail["lang"], "en_US"),
         "parents_v": [_brief(site, p) for p in detail["parents"]],
         "children_v": [_brief(site, c) for c in detail["children"]],
         "prev_v": _brief(site, detail["prev"]),
@@ -249,6 +264,7 @@ def toc_view(site: Site, game: str, depth: int = TOC_DEPTH) -> list[dict]:
     return [
         {
             "doc": d,
+            "lang": d.lang,
             "badges": doc_badges(site, d.doc_id),
             "nodes": _tree(site, site.store.clauses(d.doc_id), depth),
             "changes_url": (

@@ -5,6 +5,9 @@ entry, a repaired clause and stored XSS probes), indexed and searched by the rea
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +22,7 @@ from judgekb.index.results import SearchResult
 from judgekb.index.search import Searcher
 from judgekb.service.app import create_app
 from tests.fakes import FakeEmbedder
+from tests.service.browsing import ARGS, CHROMIUM, PHONE, free_port, watch_errors
 
 STORED_XSS_TITLE = '"><img src=x onerror=alert(1)>'
 STORED_XSS_TEXT = "<script>alert('stored')</script> ข้อความทดสอบ"
@@ -185,3 +189,39 @@ def app(settings: Settings, searcher: SpySearcher):
 @pytest.fixture()
 def client(app) -> TestClient:
     return TestClient(app, follow_redirects=False)
+
+
+@pytest.fixture(scope="session")
+def base_url(app) -> Iterator[str]:
+    """The app served by uvicorn on a free loopback port, for the browser tests."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started, "uvicorn did not start"
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser, base_url):  # type: ignore[no-untyped-def]
+    """A phone-sized page in a fresh context (its own storage and service worker)."""
+    context = browser.new_context(viewport=PHONE, base_url=base_url)
+    yield watch_errors(context.new_page())
+    context.close()

@@ -104,6 +104,7 @@ SAFE_TAGS = {
     "code",
     "footer",
     "br",
+    "progress",
 }
 
 

@@ -1,11 +1,30 @@
-// judgekb: remember the game filter, hover/tap previews of references, copy citation.
+// judgekb on every page: the game filter remembered, reference previews, copy citation,
+// recent searches noted, a header that slides away while scrolling, the service worker.
+// Controls that need a script are rendered `hidden` and shown here (or by device.js), so a
+// page without JavaScript never offers a button that does nothing.
 (function () {
   "use strict";
-  var KEY = "judgekb.game";
+  var KEY = "judgekb.game", RECENT = "judgekb.recent";
   var pop = null, popFor = null, lastPointer = "mouse";
 
+  function $all(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
+  function load(key) {
+    try { return JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { return []; }
+  }
+  function store(key, value) {
+    try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* storage blocked */ }
+  }
+
+  // One polite live region per page (base.html): copy, save and previews are announced.
+  function say(text) {
+    var live = document.getElementById("live");
+    if (!live) { return; }
+    live.textContent = "";
+    window.setTimeout(function () { live.textContent = text; }, 60);
+  }
+
   function remember() {
-    document.querySelectorAll("select[data-remember]").forEach(function (sel) {
+    $all("select[data-remember]").forEach(function (sel) {
       try {
         var saved = localStorage.getItem(KEY);
         if (sel.hasAttribute("data-restore") && saved !== null && !sel.value &&
@@ -18,6 +37,7 @@
     });
   }
 
+  // Previews --------------------------------------------------------------------------------
   function hide() { if (pop) { pop.remove(); pop = null; popFor = null; } }
 
   function show(a, withLink) {
@@ -27,6 +47,8 @@
     pop = document.createElement("div");
     pop.className = "pop";
     pop.setAttribute("role", "tooltip");
+    var inLang = a.closest("[lang]");
+    pop.lang = a.getAttribute("data-lang") || (inLang ? inLang.lang : document.documentElement.lang);
     var head = document.createElement("strong");
     head.textContent = a.getAttribute("data-title") || a.textContent;
     var body = document.createElement("span");
@@ -45,6 +67,7 @@
     pop.style.left = left + "px";
     pop.style.top = (r.bottom + window.scrollY + 6) + "px";
     popFor = a;
+    if (withLink || lastPointer === "key") { say(head.textContent + ": " + text); }
     return true;
   }
 
@@ -75,6 +98,7 @@
     });
   }
 
+  // Copy, save, share -----------------------------------------------------------------------
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) { return navigator.clipboard.writeText(text); }
     var ta = document.createElement("textarea");
@@ -93,13 +117,78 @@
       if (!b) { return; }
       var text = b.getAttribute("data-copy") + " " + location.origin + b.getAttribute("data-url");
       b.setAttribute("data-citation", text);
-      copyText(text).then(function () { b.textContent = b.getAttribute("data-done"); });
+      copyText(text).then(function () {
+        b.textContent = b.getAttribute("data-done");
+        say(b.getAttribute("data-done"));
+      });
     });
   }
+
+  // Show the controls this browser can run, in ``root`` (the page, or what offline.js drew);
+  // saving, sharing, the device lists and the offline copy live in device.js, fetched only
+  // by pages that have them.
+  var device = null;
+  function enhance(root) {
+    $all("button.copy", root).forEach(function (b) { b.hidden = false; });
+    if (!(root || document).querySelector(".star, .share, .device-list, .offline-copy")) { return; }
+    if (!device) {
+      device = new Promise(function (resolve, reject) {
+        var s = document.createElement("script");
+        s.src = "/static/device.js";
+        s.onload = function () { resolve(window.judgekb.device); };
+        s.onerror = reject;
+        document.head.appendChild(s);
+      });
+    }
+    device.then(function (run) { run(root || document); }, function () { /* stays hidden */ });
+  }
+
+  // Recent searches (listed on the home page by device.js) ---------------------------------
+  function recordSearch() {
+    var params = new URLSearchParams(location.search);
+    var q = (params.get("q") || "").trim();
+    if (location.pathname !== "/search" || !q) { return; }
+    var game = params.get("game") || "";
+    var list = load(RECENT).filter(function (r) { return !(r.q === q && r.game === game); });
+    list.unshift({ q: q, game: game });
+    store(RECENT, list.slice(0, 10));
+  }
+
+  // A header that gets out of the way --------------------------------------------------------
+  function header() {
+    var top = document.querySelector(".top");
+    if (!top) { return; }
+    var last = window.scrollY, queued = false;
+    window.addEventListener("scroll", function () {
+      if (queued) { return; }
+      queued = true;
+      window.requestAnimationFrame(function () {
+        var y = window.scrollY;
+        if (y > last + 6 && y > top.offsetHeight) { top.classList.add("away"); }
+        else if (y < last - 6 || y <= top.offsetHeight) { top.classList.remove("away"); }
+        last = y;
+        queued = false;
+      });
+    }, { passive: true });
+  }
+
+  function worker() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) { return; }
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register("/sw.js").catch(function () { /* offline stays off */ });
+    });
+  }
+
+  window.judgekb = { enhance: enhance, say: say, load: load, store: store, RECENT: RECENT,
+                     recordSearch: recordSearch };
 
   document.addEventListener("DOMContentLoaded", function () {
     remember();
     previews();
     copyButtons();
+    recordSearch();
+    enhance(document);
+    header();
+    worker();
   });
 })();

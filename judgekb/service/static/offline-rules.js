@@ -1,0 +1,308 @@
+// judgekb offline rules: the clause tree, clause-number lookup and keyword search over the
+// offline bundle (judgekb/service/offline.py), with no network. Mirrors the server:
+//   normalize()  judgekb/corpus/normalize.py (same six rules, same order)
+//   mentions()   judgekb/index/query.py find_mentions (its regex comes in the bundle)
+//   lookup()     judgekb/index/plan.py _mention_rows / _resolve_lookups
+//   search()     BM25 (k1, b of the index manifest) over heading + text, the query expanded
+//                with the bundle's English/Malay lexicon and Thai synonyms, as the server's BM25
+// Words are cut by the browser's Intl.Segmenter (ICU's Thai dictionary), the same way for the
+// clauses and for the query; the index is MiniSearch (static/vendor/minisearch.js).
+(function (root) {
+  "use strict";
+
+  var THAI_DIGIT = /[\u0e50-\u0e59]/g;
+  var THAI = /[\u0e01-\u0e4e]/;
+  var WORD_CHAR = /[A-Za-z0-9_\u00c0-\u024f\u0e00-\u0e7f]/;
+
+  function normalize(s) {
+    s = s.replace(/[\u200b\u200c\u200d\u2060\ufeff]/g, "");                   // 1 zero width
+    s = s.normalize("NFC");                                                     // 2 NFC
+    s = s.replace(/\u0e4d([\u0e48-\u0e4b]?)\u0e32/g, "$1\u0e33");              // 3 SARA AM
+    s = s.replace(/([\u0e31\u0e34-\u0e3a\u0e47-\u0e4e])\1+/g, "$1");           // 4 doubled marks
+    s = s.replace(THAI_DIGIT, function (d) { return String(d.charCodeAt(0) - 0x0e50); });  // 5
+    return s.replace(/\s+/g, function (m) { return m.indexOf("\n") >= 0 ? "\n" : " "; }).trim();  // 6
+  }
+
+  function preview(text, n) {
+    text = text.split(/\s+/).join(" ").trim();
+    if (text.length <= n) { return text; }
+    var cut = text.lastIndexOf(" ", n - 1);
+    return text.slice(0, cut >= n - 40 && cut > 0 ? cut : n) + "…";
+  }
+
+  var segmenter = typeof Intl !== "undefined" && Intl.Segmenter ?
+    new Intl.Segmenter("th", { granularity: "word" }) : null;
+
+  function words(text) {
+    var out = [];
+    text = normalize(text).toLowerCase();
+    if (segmenter) {
+      var it = segmenter.segment(text)[Symbol.iterator](), step;
+      while (!(step = it.next()).done) {
+        if (step.value.isWordLike) { out.push(step.value.segment); }
+      }
+      return out;
+    }
+    return text.split(/[^\w\u0e00-\u0e7f]+/).filter(Boolean);  // no Intl.Segmenter: spaces only
+  }
+
+  function Rules(bundle, MiniSearch) {
+    var self = this;
+    this.bundle = bundle;
+    this.MiniSearch = MiniSearch;
+    this.q = bundle.query;
+    this.stop = new Set(bundle.query.stop);
+    this.games = {};
+    bundle.games.forEach(function (g) { self.games[g[0]] = g[1]; });
+    this.docs = bundle.docs.map(function (d) {
+      return { id: d[0], game: d[1], title: d[2], lang: d[3], version: d[4], date: d[5],
+               kind: d[6], amends: d[7], cite: d[8] };
+    });
+    this.primary = {};
+    this.docs.forEach(function (d) { if (d.kind === "rules" && !self.primary[d.game]) { self.primary[d.game] = d.id; } });
+    this.docs.forEach(function (d) { if (!self.primary[d.game]) { self.primary[d.game] = d.id; } });
+    this.docIndex = {};
+    this.docs.forEach(function (d, i) { self.docIndex[d.id] = i; });
+    this.c = bundle.clauses;
+    this.row = {};
+    this.kids = {};
+    this.c.forEach(function (c, i) {
+      var doc = self.docs[c[0]].id;
+      self.row[doc + "\u0000" + c[1]] = i;
+      var key = doc + "\u0000" + (c[2] === null ? "" : c[2]);
+      (self.kids[key] = self.kids[key] || []).push(i);
+    });
+    this.out = {}; this.into = {};
+    bundle.refs.forEach(function (r) {
+      (self.out[r[0]] = self.out[r[0]] || []).push(r);
+      if (r[1] >= 0) { (self.into[r[1]] = self.into[r[1]] || []).push(r); }
+    });
+    this.amend = {};
+    bundle.amendments.forEach(function (a) {
+      (self.amend[a[0]] = self.amend[a[0]] || []).push(a);
+      if (a[1] >= 0) { (self.amend[a[1]] = self.amend[a[1]] || []).push(a); }
+    });
+    this.alias = {};
+    this.c.forEach(function (c, i) {
+      var names = (bundle.aliases[i] || []).concat(c[3] === "glossary" ? [c[4]] : []);
+      names.forEach(function (n) {
+        var key = n.trim().toLowerCase();
+        (self.alias[key] = self.alias[key] || []).push(i);
+      });
+    });
+    this.index = null;
+  }
+
+  // One clause ------------------------------------------------------------------------------
+  Rules.prototype.doc = function (i) { return this.docs[this.c[i][0]]; };
+  Rules.prototype.game = function (i) { return this.doc(i).game; };
+  Rules.prototype.id = function (i) { return this.c[i][1]; };
+  Rules.prototype.kind = function (i) { return this.c[i][3]; };
+  Rules.prototype.title = function (i) { return this.c[i][4]; };
+  Rules.prototype.text = function (i) { return this.c[i][5]; };
+  Rules.prototype.raw = function (i) { return this.bundle.raw[i]; };
+  Rules.prototype.get = function (docId, clauseId) {
+    var i = this.row[docId + "\u0000" + clauseId];
+    return i === undefined ? -1 : i;
+  };
+
+  // The permalink, as judgekb/index/hits.py clause_url writes it.
+  Rules.prototype.url = function (i) {
+    var d = this.doc(i);
+    var path = "/rules/" + encodeURIComponent(d.game) + "/" +
+      encodeURIComponent(this.id(i)).replace(/%2F/gi, "/");
+    return d.id === this.primary[d.game] ? path : path + "?doc=" + encodeURIComponent(d.id);
+  };
+
+  // How a clause is named in lists (judgekb/service/views.py node_label).
+  Rules.prototype.label = function (i, withText) {
+    var id = this.id(i), title = this.title(i);
+    if (this.kind(i) === "glossary" || title.toLowerCase() === id.toLowerCase()) { return title || id; }
+    return (id + " " + (title || (withText ? preview(this.text(i), 70) : ""))).trim();
+  };
+
+  Rules.prototype.citation = function (i) {
+    return this.doc(i).cite + (this.kind(i) === "glossary" ? this.title(i) : this.id(i));
+  };
+
+  Rules.prototype.parent = function (i) {
+    var p = this.c[i][2];
+    return p === null ? -1 : this.get(this.doc(i).id, p);
+  };
+
+  Rules.prototype.parents = function (i) {
+    var chain = [], p = this.parent(i);
+    while (p >= 0 && chain.length < 20) { chain.unshift(p); p = this.parent(p); }
+    return chain;
+  };
+
+  Rules.prototype.children = function (docId, clauseId) {
+    return this.kids[docId + "\u0000" + (clauseId === null ? "" : clauseId)] || [];
+  };
+
+  Rules.prototype.siblings = function (i) {
+    var sibs = this.children(this.doc(i).id, this.c[i][2]), at = sibs.indexOf(i);
+    return [at > 0 ? sibs[at - 1] : -1, at >= 0 && at + 1 < sibs.length ? sibs[at + 1] : -1];
+  };
+
+  Rules.prototype.refsOut = function (i) { return this.out[i] || []; };
+  Rules.prototype.refsIn = function (i) { return this.into[i] || []; };
+  Rules.prototype.amendments = function (i) { return this.amend[i] || []; };
+
+  // A clause of ``game`` by id: rules documents before amendments unless ``docId`` is given.
+  Rules.prototype.find = function (game, clauseId, docId) {
+    var docs = this.docs.filter(function (d) { return d.game === game && (!docId || d.id === docId); });
+    docs.sort(function (a, b) { return (a.kind !== "rules") - (b.kind !== "rules"); });
+    for (var n = 0; n < docs.length; n++) {
+      var i = this.get(docs[n].id, clauseId);
+      if (i >= 0) { return i; }
+    }
+    return -1;
+  };
+
+  // Clause numbers --------------------------------------------------------------------------
+  function candidates(cid) {
+    var out = [cid];
+    if (cid.indexOf(".") >= 0) { out.push(cid.replace(/\./g, "-")); }
+    if (cid.indexOf("-") >= 0) { out.push(cid.replace(/-/g, ".")); }
+    return out;
+  }
+
+  Rules.prototype.mentions = function (text) {
+    var re = new RegExp(this.q.mention, "gi"), out = [], m;
+    var whole = text.trim().replace(/\.+$/, "").trim();
+    while ((m = re.exec(text)) !== null) {
+      if (m[0] === "") { re.lastIndex += 1; continue; }
+      var g = m.groups, cid = g.id, parts = cid.split(/[.\-]/).length;
+      var worded = Boolean(g.hint || g.pre);
+      if (!(worded || parts >= 3 || whole === cid || whole === m[0].trim())) { continue; }
+      out.push({ ids: candidates(cid), start: m.index, end: m.index + m[0].length,
+                 lang: g.ms ? "ms" : g.th ? "th" : null, amendment: Boolean(g.hint) });
+    }
+    return out;
+  };
+
+  // Rows printing a mentioned number: the clause word's language first, rulebooks before
+  // amendments, only amendments when the words say "decree".
+  Rules.prototype.mentionRows = function (mention) {
+    var self = this;
+    var docs = this.docs.map(function (d, n) { return [d, n]; });
+    docs.sort(function (a, b) {
+      var ka = [mention.lang !== null && a[0].lang !== mention.lang, a[0].kind !== "rules"];
+      var kb = [mention.lang !== null && b[0].lang !== mention.lang, b[0].kind !== "rules"];
+      return (ka[0] - kb[0]) || (ka[1] - kb[1]) || (a[1] - b[1]);
+    });
+    if (mention.amendment) { docs = docs.filter(function (d) { return d[0].kind === "amendment"; }); }
+    var rows = [];
+    mention.ids.forEach(function (cid) {
+      docs.forEach(function (d) {
+        var i = self.get(d[0].id, cid);
+        if (i >= 0 && rows.indexOf(i) < 0) { rows.push(i); }
+      });
+    });
+    return rows;
+  };
+
+  // What a query's clause numbers open: rows (in the chosen game, or one per game), games
+  // that print the number when none was chosen (ambiguous), rows outside the chosen game.
+  Rules.prototype.lookup = function (query, game) {
+    var self = this, text = normalize(query), found = this.mentions(text);
+    var res = { rows: [], ambiguous: [], elsewhere: [], mentions: found, bare: false };
+    var rest = text;
+    found.slice().reverse().forEach(function (m) { rest = rest.slice(0, m.start) + " " + rest.slice(m.end); });
+    res.bare = found.length > 0 && !WORD_CHAR.test(rest);
+    found.forEach(function (m) {
+      var rows = self.mentionRows(m);
+      if (game) {
+        var inside = rows.filter(function (r) { return self.game(r) === game; });
+        inside.forEach(function (r) { if (res.rows.indexOf(r) < 0) { res.rows.push(r); } });
+        if (!inside.length) { res.elsewhere = res.elsewhere.concat(rows); }
+        return;
+      }
+      var byGame = {}, order = [];
+      rows.forEach(function (r) { var g = self.game(r); if (!(g in byGame)) { byGame[g] = r; order.push(g); } });
+      if (order.length > 1) { order.forEach(function (g) { if (res.ambiguous.indexOf(g) < 0) { res.ambiguous.push(g); } }); }
+      order.forEach(function (g) { if (res.rows.indexOf(byGame[g]) < 0) { res.rows.push(byGame[g]); } });
+    });
+    var key = text.trim().toLowerCase();
+    (this.alias[key] || []).forEach(function (i) {
+      if ((!game || self.game(i) === game) && res.rows.indexOf(i) < 0) { res.rows.push(i); }
+    });
+    return res;
+  };
+
+  // Keywords --------------------------------------------------------------------------------
+  Rules.prototype.tokenize = function (text) {
+    var stop = this.stop;
+    return words(text).filter(function (w) { return !stop.has(w); });
+  };
+
+  Rules.prototype.build = function () {
+    if (this.index) { return this.index; }
+    var self = this, bm = this.bundle.bm25 || {};
+    this.index = new this.MiniSearch({
+      idField: "i",
+      fields: ["h", "t"],
+      tokenize: function (text) { return self.tokenize(text); },
+      processTerm: function (term) { return term; },
+      searchOptions: { combineWith: "OR", bm25: { k: bm.k1 || 0.9, b: bm.b || 0.75, d: 0.5 } }
+    });
+    this.index.addAll(this.c.map(function (c, i) { return { i: i, h: c[6], t: c[5] }; }));
+    return this.index;
+  };
+
+  function forGame(pairs, game) {
+    return pairs.filter(function (p) { return !game || p[0] === game; }).map(function (p) { return p[1]; });
+  }
+
+  // Book terms for the query (judgekb/index/terms.py Lexicon.expand / expand_thai).
+  Rules.prototype.expansion = function (text, game) {
+    var q = this.q, out = [];
+    var thai = (text.match(/[\u0e01-\u0e5b]/g) || []).length;
+    var latin = (text.match(/[A-Za-z]/g) || []).length;
+    if (!thai && !latin) { return out; }
+    if (thai >= latin) {
+      Object.keys(q.thai).filter(function (k) { return text.indexOf(k) >= 0; })
+        .sort(function (a, b) { return b.length - a.length; })
+        .forEach(function (k) { out = out.concat(forGame(q.thai[k], game)); });
+    } else {
+      var ws = text.toLowerCase().match(new RegExp(q.word, "g")) || [], i = 0;
+      while (i < ws.length) {
+        var n = Math.min(q.max_words, ws.length - i);
+        for (; n > 0; n--) {
+          var key = ws.slice(i, i + n).join(" ");
+          if (q.lexicon[key]) { out = out.concat(forGame(q.lexicon[key], game)); break; }
+        }
+        i += n > 0 ? n : 1;
+      }
+    }
+    return out.filter(function (t, n) { return out.indexOf(t) === n; });
+  };
+
+  // Lookups first, then BM25 hits: [{i, score, terms, via}], plus what the lookup found.
+  Rules.prototype.search = function (query, game, k) {
+    var self = this, found = this.lookup(query, game), text = normalize(query);
+    k = k || 10;
+    var hits = found.rows.map(function (i) { return { i: i, score: 0, terms: [], via: "lookup" }; });
+    var rest = text;
+    found.mentions.slice().reverse().forEach(function (m) { rest = rest.slice(0, m.start) + " " + rest.slice(m.end); });
+    var searched = found.bare ? text : rest;
+    var expansion = this.expansion(searched, game);
+    var terms = this.tokenize(searched).concat(this.tokenize(expansion.join(" ")));
+    if (terms.length) {
+      var seen = new Set(found.rows);
+      this.build().search({ queries: terms, combineWith: "OR" }, {
+        filter: game ? function (r) { return self.game(r.id) === game; } : undefined
+      }).forEach(function (r) {
+        if (hits.length < k && !seen.has(r.id)) {
+          hits.push({ i: r.id, score: r.score, terms: r.terms, via: "bm25" });
+        }
+      });
+    }
+    return { hits: hits.slice(0, k), lookup: found, expansion: expansion };
+  };
+
+  var api = { normalize: normalize, preview: preview, words: words, Rules: Rules, THAI: THAI };
+  root.JudgekbRules = api;
+  if (typeof module !== "undefined" && module.exports) { module.exports = api; }
+})(typeof self !== "undefined" ? self : globalThis);
