@@ -254,7 +254,7 @@ def load_searcher(settings: Settings, with_model: bool = True) -> Searcher:
     from judgekb.config import DATA_DIR
     from judgekb.corpus.manifest import load_manifest
     from judgekb.index.embedder import BatchingEmbedder, load_embedder
-    from judgekb.index.terms import load_lexicon, load_thai_synonyms
+    from judgekb.index.terms import load_query_vocabulary
 
     store = ClauseStore(settings.store_path)
     read_manifest(settings.index_dir)  # fail fast, before loading a model
@@ -278,7 +278,7 @@ def load_searcher(settings: Settings, with_model: bool = True) -> Searcher:
         settings.index_dir,
         embedder,
         settings.model,
-        load_thai_synonyms(load_lexicon(DATA_DIR / "terms.toml"), DATA_DIR / "thai_synonyms.toml"),
+        load_query_vocabulary(DATA_DIR),
         settings.max_query_chars,
         game_aliases=manifest.game_aliases,
         faiss_kind=settings.faiss_index,
