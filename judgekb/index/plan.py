@@ -98,8 +98,8 @@ class Planner:
         mask = self.index.mask(scope)
         named = self.names.find(pq.text)
         docs_named = self.doc_names.find(pq.rest)
-        names_in_rest = self.names.find(pq.rest) + docs_named
-        rest = _drop_spans(pq.rest, [s for _, s in names_in_rest])
+        labels = [s for g, s in self.names.find(pq.rest) if not self._names_a_term(g, pq.rest, s)]
+        rest = _drop_spans(pq.rest, labels + [s for _, s in docs_named])
         # A bare number ("602.1.4", "OP 6-5-5-1") fills its page with look-alikes of the number
         # itself, below the clause it names; a sentence searches its own words.
         bare = bool(pq.mentions) and not any(ch.isalpha() for ch in rest)
@@ -119,6 +119,13 @@ class Planner:
         plan.expansion = self.expansion(plan.search_text, pq.lang, plan.game)
         plan.terms = tokenize(plan.search_text) + [t for e in plan.expansion for t in tokenize(e)]
         return plan
+
+    def _names_a_term(self, game: str, text: str, span: tuple[int, int]) -> bool:
+        """A game's name inside a sentence that its own books print is the game's term ("first
+        vanguard grade 0"), searched with the rest; at the start ("Vanguard: …") it only
+        names the game."""
+        start, end = span
+        return bool(text[:start].strip(" :,-")) and self.book_text.occurs(text[start:end], game)
 
     def _standard_malay(self, text: str) -> str:
         """Colloquial Malay in the book's words ("brp" -> "berapa", see index/malay.py), kept
