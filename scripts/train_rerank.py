@@ -14,9 +14,11 @@ strength ``1/C``.
 Reported before anything is written, per C: k-fold cross-validated R@1, R@5 and MRR@10 of the
 re-ranked top-N (folds split by question, so a question's two searches stay together; averaged
 over ``--repeats`` shuffles) against the fused order on the same searches. The C with the best
-cross-validated within-game MRR@10 is then fitted on all dev searches and written (C is chosen
-on the same folds, so its figures are a little optimistic; docs/benchmarks.md reports them with
-the eval of the whole pipeline).
+cross-validated within-game MRR@10 (or, within ``SLACK`` of it, the smallest C: the strongest
+regularisation) is then fitted on all dev searches and written (C is chosen on the same folds,
+so its figures are a little optimistic). ``--cv-eval`` also runs the whole `judgekb eval` with
+each fold's questions searched by a model fitted on the other folds: the figures reported in
+docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from judgekb.index.rerank import FEATURES, Reranker, features  # noqa: E402
 from judgekb.index.search import Searcher, load_searcher  # noqa: E402
 
 OUT = DATA_DIR / "rerank.toml"
+SLACK = 0.01  # CV MRR@10 differences below this are one or two dev questions
 
 
 @dataclass
@@ -219,16 +222,18 @@ def main() -> None:
             *fused[True], *fused[False]
         )
     )
-    best = None
+    mrr = {}
     for c in args.c:
         cv = cross_validate(searches, c, args.folds, args.repeats)
+        mrr[c] = cv[True][2]
         report.append(
             f"C={c:<5} {args.folds}-fold CV: within R@1 {cv[True][0]:.3f} R@5 {cv[True][1]:.3f} "
             f"MRR {cv[True][2]:.3f} | all games {cv[False][0]:.3f} {cv[False][1]:.3f} {cv[False][2]:.3f}"
         )
-        if best is None or cv[True][2] > best[1]:
-            best = (c, cv[True][2])
-    assert best is not None
+    # The strongest regularisation whose CV MRR is within SLACK of the best: ~200 questions
+    # cannot tell those apart, and the smaller weights transfer better.
+    chosen = min(c for c in args.c if mrr[c] >= max(mrr.values()) - SLACK)
+    best = (chosen, mrr[chosen])
     weights = fit([s for s in searches if s.gold.any()], best[0])
     report.append(
         f"chosen C={best[0]}; weights "
