@@ -1,4 +1,6 @@
-"""Check the everyday-Thai synonym table (judgekb/data/thai_synonyms.toml) against the rulebooks.
+"""Check an everyday-words table against the rulebooks: the Thai synonym table
+(judgekb/data/thai_synonyms.toml) or, with ``--malay``, the everyday-Malay table
+(judgekb/data/malay_colloquial.toml).
 
 Every ``[[synonym]]`` entry maps the words a judge types (``everyday``, matched as substrings of
 the query) to the wording the rulebook prints (``book``), optionally for some games only. This
@@ -20,9 +22,16 @@ every book form per document, the keys the books print less often than the book 
 one of their own book forms ("inside:", e.g. the truncation "คอส" of "คอสต์"). Exits 1 when
 anything but the summary and the --all lines is printed.
 
-Usage: python scripts/check_synonyms.py [--all] [--raw] [thai_synonyms.toml]
-    --all  also print every book form's counts per document, and the "in book"/"inside" keys
-    --raw  count the text as printed, without the OCR corrections
+The Malay table is checked the same way against the Malay rulebooks only (the documents whose
+manifest ``lang`` is "ms"), with two differences: its keys match whole words, so short chat
+spellings ("x", "yg") are allowed; and its ``[[filler]]`` words (dropped from a query) must not be
+printed by the book, except a ``final`` question particle, which the book prints as a preposition
+("printed:" otherwise).
+
+Usage: python scripts/check_synonyms.py [--all] [--raw] [--malay] [TABLE.toml]
+    --all    also print every book form's counts per document, and the "in book"/"inside" keys
+    --raw    count the text as printed, without the OCR corrections
+    --malay  check the everyday-Malay table against the Malay rulebooks
 """
 
 from __future__ import annotations
@@ -41,8 +50,10 @@ from judgekb.corpus.manifest import load_manifest
 from judgekb.corpus.normalize import normalize_text
 
 SYNONYMS_PATH = ROOT / "judgekb" / "data" / "thai_synonyms.toml"
+MALAY_PATH = ROOT / "judgekb" / "data" / "malay_colloquial.toml"
 KEYS = {"everyday", "book", "games", "note"}
-MIN_KEY_CHARS = 3
+FILLER_KEYS = {"everyday", "final", "note"}
+MIN_KEY_CHARS = 3  # Thai keys match as substrings; the Malay table's keys match whole words
 
 
 @dataclass(frozen=True)
@@ -58,11 +69,39 @@ class BookCount:
         return sum(self.per_doc.values())
 
 
-def load_synonyms(path: Path = SYNONYMS_PATH) -> list[dict]:
-    """The ``[[synonym]]`` tables of ``path``, in file order."""
+def load_synonyms(path: Path = SYNONYMS_PATH, table: str = "synonym") -> list[dict]:
+    """The ``[[synonym]]`` (or ``[[table]]``) tables of ``path``, in file order."""
     with path.open("rb") as fh:
         data = tomllib.load(fh)
-    return list(data.get("synonym", []))
+    return list(data.get(table, []))
+
+
+def lang_texts(
+    texts: Mapping[str, tuple[str, str]], langs: Mapping[str, str], lang: str
+) -> dict[str, tuple[str, str]]:
+    """The documents of ``texts`` written in ``lang`` (``langs``: doc_id -> manifest lang)."""
+    return {d: gt for d, gt in texts.items() if langs.get(d) == lang}
+
+
+def filler_findings(fillers: list[dict], texts: Mapping[str, tuple[str, str]]) -> list[str]:
+    """Malformed ``[[filler]]`` entries, and fillers the books print (a query would lose them);
+    a ``final`` particle is exempt: the book prints it as a preposition mid-sentence."""
+    problems: list[str] = []
+    for i, entry in enumerate(fillers):
+        label = f"filler {i + 1} {(entry.get('everyday') or ['?'])[:1]}"
+        if set(entry) - FILLER_KEYS:
+            problems.append(f"{label}: unknown keys {sorted(set(entry) - FILLER_KEYS)}")
+        words = entry.get("everyday")
+        if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words):
+            problems.append(f"{label}: 'everyday' must be a non-empty list of strings")
+            continue
+        if entry.get("final"):
+            continue
+        for word in words:
+            n = sum(count_in(form_pattern(word), t) for _, t in texts.values())
+            if n:
+                problems.append(f"printed: filler {word!r} occurs {n} times in the book  {label}")
+    return problems
 
 
 def _label(i: int, entry: dict) -> str:
@@ -122,7 +161,10 @@ def count_books(entries: list[dict], texts: Mapping[str, tuple[str, str]]) -> li
 
 
 def key_findings(
-    entries: list[dict], texts: Mapping[str, tuple[str, str]], counts: list[BookCount]
+    entries: list[dict],
+    texts: Mapping[str, tuple[str, str]],
+    counts: list[BookCount],
+    min_key_chars: int = MIN_KEY_CHARS,
 ) -> list[tuple[str, str]]:
     """(kind, line) about everyday keys; kind is "pointless", "short", "in book" or "inside".
 
@@ -149,7 +191,7 @@ def key_findings(
             if not isinstance(form, str):
                 continue
             key = normalize_text(form).strip().lower()
-            if len(key) < MIN_KEY_CHARS:
+            if len(key) < min_key_chars:
                 out.append(("short", f"short: {form!r}  {label}"))
             if key in books:
                 out.append(("pointless", f"pointless: {form!r} is also a book form  {label}"))
@@ -206,14 +248,24 @@ def report(
 
 def main(argv: list[str]) -> int:
     args = [a for a in argv[1:] if not a.startswith("--")]
-    entries = load_synonyms(Path(args[0]) if args else SYNONYMS_PATH)
+    malay = "--malay" in argv
+    path = Path(args[0]) if args else (MALAY_PATH if malay else SYNONYMS_PATH)
+    entries = load_synonyms(path)
     manifest = load_manifest(MANIFEST_PATH)
     problems = validate_synonyms(entries, manifest.games)
+    texts = corpus_texts(MANIFEST_PATH, corrected="--raw" not in argv)
+    if malay:
+        texts = lang_texts(texts, {d.doc_id: d.lang for d in manifest.documents}, "ms")
+        problems += filler_findings(load_synonyms(path, "filler"), texts)
+        problems += [
+            f"{_label(i, e)}: the Malay table's 'book' holds exactly one form"
+            for i, e in enumerate(entries)
+            if len(e.get("book") or []) != 1
+        ]
     for problem in problems:
         sys.stdout.write(f"invalid: {problem}\n")
-    texts = corpus_texts(MANIFEST_PATH, corrected="--raw" not in argv)
     counts = count_books(entries, texts)
-    key_lines = key_findings(entries, texts, counts)
+    key_lines = key_findings(entries, texts, counts, 1 if malay else MIN_KEY_CHARS)
     sys.stdout.write(report(entries, counts, key_lines, show_all="--all" in argv))
     missing = any(not c.total for c in counts)
     flagged = any(kind in ("pointless", "short") for kind, _ in key_lines)

@@ -5,6 +5,7 @@ Layout of ``<data_dir>/index``::
     manifest.json   model, dim, normaliser/tokenizer versions, corpus hash, counts, date
     ids.json        [[doc_id, clause_id], ...] in the row order of both indexes
     dense.faiss     FAISS inner-product index over L2-normalised passage vectors
+    text_view.npy   each clause's own text (no headings) embedded: the re-ranker's second view
     bm25/           bm25s index over pythainlp/word tokens
 """
 
@@ -34,7 +35,7 @@ def read_manifest(index_dir: Path) -> dict[str, Any]:
         raise IndexMismatch(f"index manifest {path} is corrupt ({exc}); {REBUILD}") from exc
     if not isinstance(manifest, dict) or manifest.get("format") != INDEX_FORMAT:
         raise IndexMismatch(f"index at {index_dir} has an unknown format; {REBUILD}")
-    for name in ("ids.json", "dense.faiss", "bm25"):
+    for name in ("ids.json", "dense.faiss", "text_view.npy", "bm25"):
         if not (index_dir / name).exists():
             raise IndexMismatch(f"index at {index_dir} lacks {name}; {REBUILD}")
     return manifest

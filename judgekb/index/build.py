@@ -17,7 +17,13 @@ from judgekb.corpus.normalize import NORMALISER_VERSION
 from judgekb.corpus.store import ClauseStore
 from judgekb.index.artifacts import commit_index_dir, new_index_dir, read_manifest
 from judgekb.index.embed_cache import EmbeddingCache, text_key
-from judgekb.index.passages import PASSAGE_VERSION, heading_paths, passage_text
+from judgekb.index.passages import (
+    PASSAGE_VERSION,
+    TEXT_VIEW_VERSION,
+    heading_paths,
+    own_text,
+    passage_text,
+)
 from judgekb.index.tokenize import TOKENIZER_VERSION, tokenize
 
 if TYPE_CHECKING:
@@ -39,6 +45,7 @@ class IndexBuild:
     embedded: int  # passages actually encoded (cache misses)
     skipped: bool  # index was already up to date
     seconds: float
+    embedded_views: int = 0  # text views actually encoded (cache misses)
 
 
 def expected_manifest(model: str, corpus_hash: str) -> dict[str, Any]:
@@ -48,6 +55,7 @@ def expected_manifest(model: str, corpus_hash: str) -> dict[str, Any]:
         "normaliser_version": NORMALISER_VERSION,
         "tokenizer_version": TOKENIZER_VERSION,
         "passage_version": PASSAGE_VERSION,
+        "text_view_version": TEXT_VIEW_VERSION,
         "bm25": BM25_PARAMS,
         "corpus_hash": corpus_hash,
     }
@@ -118,18 +126,14 @@ def build_index(
         return IndexBuild(len(clauses), 0, True, time.perf_counter() - t0)
     paths = heading_paths(clauses)
     texts = [passage_text(c, paths[(c.doc_id, c.clause_id)]) for c in clauses]
+    views = [own_text(c) for c in clauses]
+    load = _once(embedder_factory)  # loaded only if some text is not cached
     cache = EmbeddingCache(cache_path)
-    done = [0]
-
-    def tick(n: int) -> None:
-        done[0] += n
-        if progress:
-            progress("embedding", done[0], len(texts))
-
     try:
-        vecs, n_encoded = embed_passages(
-            embedder_factory, model_name, texts, cache, tick, commit_every
-        )
+        tick = _ticker("embedding", len(texts), progress)
+        vecs, n_encoded = embed_passages(load, model_name, texts, cache, tick, commit_every)
+        tick = _ticker("embedding text views", len(views), progress)
+        view_vecs, n_views = embed_passages(load, model_name, views, cache, tick, commit_every)
     finally:
         cache.close()
     tmp = new_index_dir(index_dir)
@@ -138,6 +142,7 @@ def build_index(
     index = _faiss_index(faiss, vecs.shape[1], faiss_kind)
     index.add(vecs)
     faiss.write_index(index, str(tmp / "dense.faiss"))
+    np.save(tmp / "text_view.npy", view_vecs)
     bm25 = bm25s.BM25(**BM25_PARAMS)
     bm25.index([tokenize(t) or ["∅"] for t in texts], show_progress=False)
     bm25.save(str(tmp / "bm25"), show_progress=False)
@@ -156,7 +161,33 @@ def build_index(
     )
     if progress:
         progress("indexing", 1, 1)
-    return IndexBuild(len(clauses), n_encoded, False, time.perf_counter() - t0)
+    return IndexBuild(len(clauses), n_encoded, False, time.perf_counter() - t0, n_views)
+
+
+def _ticker(
+    stage: str, total: int, progress: Callable[[str, int, int], None] | None
+) -> Callable[[int], None]:
+    """A progress callback counting the texts of one stage of the build done so far."""
+    done = [0]
+
+    def tick(n: int) -> None:
+        done[0] += n
+        if progress:
+            progress(stage, done[0], total)
+
+    return tick
+
+
+def _once(factory: Callable[[], Embedder]) -> Callable[[], Embedder]:
+    """``factory`` called at most once, on first use."""
+    made: list[Embedder] = []
+
+    def load() -> Embedder:
+        if not made:
+            made.append(factory())
+        return made[0]
+
+    return load
 
 
 def _faiss_index(faiss: Any, dim: int, kind: str) -> Any:

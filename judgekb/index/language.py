@@ -10,6 +10,7 @@ docs/benchmarks.md: it helps English questions and hurts same-language ones).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -17,6 +18,7 @@ from judgekb.config import DATA_DIR
 from judgekb.corpus.model import Clause
 from judgekb.index.tokenize import tokenize
 
+_LATIN_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 # Share of a Latin-script query's content words found in the Malay books above which the
 # query is taken as Malay. English questions score 0.0-0.5, Malay ones 0.5-1.0 (dev + test).
 MALAY_SHARE = 0.5
@@ -59,7 +61,7 @@ class LanguageGuesser:
         Malay book prints many English game words, so "Wake Up" alone is English)."""
         if script != "latin":
             return script
-        words = [w for w in tokenize(text) if w.isalpha()]
+        words = _LATIN_WORD.findall(text.lower())  # as typed: tokenize() drops function words
         if not words or not self.malay_words:
             return "en"
         en = sum(w in self.english_function for w in words)

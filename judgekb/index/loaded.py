@@ -60,6 +60,7 @@ class LoadedIndex:
         # OpenMP team would otherwise spin against torch's on the two cores (p95 24 -> 19 ms).
         faiss.omp_set_num_threads(1)
         self.dense = faiss.read_index(str(index_dir / "dense.faiss"))
+        self.text_view: np.ndarray = np.load(index_dir / "text_view.npy")
         self.bm25 = bm25s.BM25.load(str(index_dir / "bm25"), show_progress=False)
         self.docs: dict[str, Document] = {d.doc_id: d for d in store.documents()}
         self.games = store.games()
@@ -125,9 +126,10 @@ class LoadedIndex:
 
     def dense_scores(self, text: str) -> np.ndarray:
         """Cosine of every row to the encoded ``text`` (-1 where an approximate index skips)."""
-        if self.embedder is None:
-            raise QueryError("dense search needs an embedding model, none is loaded")
-        qv = self.query_vector(text)
+        return self.dense_scores_of(self.query_vector(text))
+
+    def dense_scores_of(self, qv: np.ndarray) -> np.ndarray:
+        """Cosine of every row's passage to the query vector ``qv`` (shape (1, dim))."""
         n = self.dense.ntotal
         k = n if self.manifest.get("faiss") == "flat" else min(n, 1000)
         scores, idx = self.dense.search(np.ascontiguousarray(qv, dtype=np.float32), k)
@@ -135,6 +137,10 @@ class LoadedIndex:
         valid = idx[0] >= 0
         out[idx[0][valid]] = scores[0][valid]
         return out
+
+    def text_view_scores(self, qv: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Cosine of the query vector ``qv`` to the text view (own words) of ``rows``."""
+        return np.asarray(self.text_view[rows] @ qv[0], dtype=np.float32)
 
     def set_query_cache(self, size: int) -> None:
         """Resize (0 disables) the query-vector cache and empty it."""
@@ -144,12 +150,13 @@ class LoadedIndex:
 
     def query_vector(self, text: str) -> np.ndarray:
         """Encoded query, from a small LRU cache: judges at one event repeat searches."""
+        if self.embedder is None:
+            raise QueryError("dense search needs an embedding model, none is loaded")
         with self._cache_lock:
             hit = self._qcache.get(text)
             if hit is not None:
                 self._qcache.move_to_end(text)
                 return hit
-        assert self.embedder is not None
         vec = self.embedder.encode_queries([text])
         with self._cache_lock:
             self._qcache[text] = vec

@@ -100,12 +100,14 @@ class Planner:
         mask = self.index.mask(scope)
         named = self.names.find(pq.text)
         docs_named = self.doc_names.find(pq.rest)
-        names_in_rest = self.names.find(pq.rest) + docs_named
-        rest = _drop_spans(pq.rest, [s for _, s in names_in_rest])
+        labels = [s for g, s in self.names.find(pq.rest) if not self._names_a_term(g, pq.rest, s)]
+        rest = _drop_spans(pq.rest, labels + [s for _, s in docs_named])
         # A bare number ("602.1.4", "OP 6-5-5-1") fills its page with look-alikes of the number
         # itself, below the clause it names; a sentence searches its own words.
         bare = bool(pq.mentions) and not any(ch.isalpha() for ch in rest)
         text = pq.text if bare or not rest else rest
+        if pq.lang == "latin" and not bare:
+            text = self._standard_malay(text)
         plan = QueryPlan(request, pq, mask, scope.game, search_text=text, bare=bare)
         plan.lang = self.languages.query_lang(plan.search_text, pq.lang)
         self._scope_to_document(plan, docs_named)
@@ -119,6 +121,21 @@ class Planner:
         plan.expansion = self.expansion(plan.search_text, pq.lang, plan.game)
         plan.terms = tokenize(plan.search_text) + [t for e in plan.expansion for t in tokenize(e)]
         return plan
+
+    def _names_a_term(self, game: str, text: str, span: tuple[int, int]) -> bool:
+        """A game's name inside a sentence that its own books print is the game's term ("first
+        vanguard grade 0"), searched with the rest; at the start ("Vanguard: …") it only
+        names the game."""
+        start, end = span
+        return bool(text[:start].strip(" :,-")) and self.book_text.occurs(text[start:end], game)
+
+    def _standard_malay(self, text: str) -> str:
+        """Colloquial Malay in the book's words ("brp" -> "berapa", see index/malay.py), kept
+        only when the sentence then reads as Malay: an English question is searched as typed."""
+        standard = self.lexicon.malay.normalise(text)
+        if standard == text or self.languages.query_lang(standard, "latin") != "ms":
+            return text
+        return standard
 
     def _scope_to_document(self, plan: QueryPlan, named: list[tuple[str, tuple[int, int]]]) -> None:
         """A question naming one document ("under the 2009 decree") searches that document."""
@@ -261,7 +278,8 @@ class Planner:
     def dense_text(self, plan: QueryPlan, expand: bool) -> str:
         """What the encoder sees. A cross-lingual query (English about a Thai book …) gets
         the book's own terms appended; a Thai one has its everyday phrases rewritten in the
-        book's wording ("ตาแรก" -> "เทิร์นแรก"); any other query stays as typed."""
+        book's wording ("ตาแรก" -> "เทิร์นแรก"), a Malay one its English game words ("attack"
+        -> "serang"); any other query stays as typed."""
         text = plan.search_text
         if not expand or not plan.expansion:
             return text
@@ -270,6 +288,10 @@ class Planner:
             return text + " " + " ".join(plan.expansion)
         if plan.pq.lang == "th":
             return self.lexicon.rewrite_thai(
+                text, plan.game, lambda form: self.book_text.occurs(form, plan.game)
+            )
+        if plan.lang == "ms":  # English game words in a Malay question, in the book's Malay
+            return self.lexicon.rewrite_latin(
                 text, plan.game, lambda form: self.book_text.occurs(form, plan.game)
             )
         return text

@@ -25,6 +25,7 @@ from judgekb.index.language import any_function_word
 from judgekb.index.loaded import LoadedIndex
 from judgekb.index.plan import Planner, QueryPlan
 from judgekb.index.request import Confidence, SearchRequest
+from judgekb.index.rerank import Reranker, load_reranker, rerank_top
 from judgekb.index.results import SearchHit, SearchResult
 from judgekb.index.terms import Lexicon, add_glossary_pairs
 from judgekb.index.tokenize import tokenize
@@ -59,6 +60,7 @@ class Searcher:
         faiss_kind: str | None = None,
         confidence: ConfidenceModel | None = None,
         doc_aliases: Mapping[str, Iterable[str]] | None = None,
+        reranker: Reranker | None = None,
     ) -> None:
         self.index = LoadedIndex(store, index_dir, embedder, model_name, faiss_kind)
         self.fusion = fusion or Fusion()
@@ -71,6 +73,7 @@ class Searcher:
         )
         self.hits = HitFactory(store, self.index.clauses)
         self.confidence = confidence or load_confidence()
+        self.reranker = reranker  # None: the fused order stands (load_searcher loads the model)
         self._vocab = self.index.bm25.vocab_dict
 
     @property
@@ -91,12 +94,19 @@ class Searcher:
     # scoring ----------------------------------------------------------------------------
     def raw_scores(self, plan: QueryPlan, mode: str) -> tuple[np.ndarray, np.ndarray]:
         """(dense, bm25) raw scores of every row for the plan; zeros for a mode's unused half."""
+        dense, bm, _ = self._scores(plan, mode)
+        return dense, bm
+
+    def _scores(
+        self, plan: QueryPlan, mode: str
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """:meth:`raw_scores` and the encoded query (None when dense was not run)."""
         n = len(self.index)
         bm = self.index.bm25_scores(plan.terms) if mode != "dense" else np.zeros(n, np.float32)
         if mode == "bm25":
-            return np.zeros(n, np.float32), bm
-        text = self.planner.dense_text(plan, self.fusion.expand_dense)
-        return self.index.dense_scores(text), bm
+            return np.zeros(n, np.float32), bm, None
+        qv = self.index.query_vector(self.planner.dense_text(plan, self.fusion.expand_dense))
+        return self.index.dense_scores_of(qv), bm, qv
 
     def rank(self, plan: QueryPlan, dense: np.ndarray, bm: np.ndarray) -> np.ndarray:
         mode = plan.request.mode
@@ -131,8 +141,10 @@ class Searcher:
         signals = SearchSignals(0.0, 0.0, 0.0, 0.0, 0)
         nothing_else = plan.bare and (plan.elsewhere or plan.ambiguous_games)
         if len(hits) < k and not nothing_else:
-            dense, bm = self.raw_scores(plan, request.mode)
+            dense, bm, qv = self._scores(plan, request.mode)
             fused = self.rank(plan, dense, bm)
+            if request.mode == "hybrid":  # the fused top-N re-ranked (index/rerank.py)
+                fused = rerank_top(self.reranker, self.index, fused, dense, bm, qv)
             best = np.argsort(-fused, kind="stable")[: limit + len(seen) + 1]
             order = [int(i) for i in best if np.isfinite(fused[i])]
             signals = self._signals(plan, dense, bm, fused, order)
@@ -304,6 +316,7 @@ def load_searcher(
         game_aliases=manifest.game_aliases,
         faiss_kind=settings.faiss_index,
         doc_aliases=manifest.doc_aliases,
+        reranker=load_reranker(),
     )
     searcher.generation = gen.id
     return searcher

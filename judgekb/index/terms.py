@@ -19,6 +19,7 @@ from judgekb.corpus.manifest import toml_error_line
 from judgekb.corpus.model import Clause
 from judgekb.corpus.normalize import normalize_text
 from judgekb.errors import ConfigError
+from judgekb.index.malay import MalayColloquial
 
 _THAI_RE = re.compile(r"[\u0e01-\u0e4e]")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
@@ -32,6 +33,7 @@ class Lexicon:
     entries: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     max_words: int = 1
     thai: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # everyday -> book
+    malay: MalayColloquial = field(default_factory=MalayColloquial)  # everyday Malay -> book
 
     def add_thai(self, everyday: str, target: str, game: str = "*") -> None:
         """Everyday Thai ``everyday`` (found as a substring of a query) -> book form."""
@@ -78,21 +80,47 @@ class Lexicon:
             bucket.append(pair)
         self.max_words = max(self.max_words, key.count(" ") + 1)
 
-    def expand(self, text: str, game: str | None = None) -> list[str]:
-        """Target terms for the English phrases in ``text`` (longest phrases first)."""
-        words = _WORD_RE.findall(text.lower())
-        out: list[str] = []
+    def _phrases(
+        self, text: str, known: Callable[[str], bool] = lambda _: True
+    ) -> list[tuple[int, int, str]]:
+        """(start, end, key) of the lexicon's phrases in ``text``, longest first, left to right;
+        ``known`` may refuse a key (then shorter phrases at that word are tried)."""
+        words = list(_WORD_RE.finditer(text.lower()))
+        out: list[tuple[int, int, str]] = []
         i = 0
         while i < len(words):
             for n in range(min(self.max_words, len(words) - i), 0, -1):
-                key = " ".join(words[i : i + n])
-                if key in self.entries:
-                    out += [t for g, t in self.entries[key] if g in ("*", game) or game is None]
+                key = " ".join(w.group(0) for w in words[i : i + n])
+                if key in self.entries and known(key):
+                    out.append((words[i].start(), words[i + n - 1].end(), key))
                     i += n
                     break
             else:
                 i += 1
+        return out
+
+    def _targets(self, key: str, game: str | None) -> list[str]:
+        return [t for g, t in self.entries[key] if g in ("*", game) or game is None]
+
+    def expand(self, text: str, game: str | None = None) -> list[str]:
+        """Target terms for the English phrases in ``text`` (longest phrases first)."""
+        out = [t for _, _, key in self._phrases(text) for t in self._targets(key, game)]
         return list(dict.fromkeys(out))
+
+    def rewrite_latin(
+        self, text: str, game: str | None, printed: Callable[[str], bool] = lambda _: True
+    ) -> str:
+        """``text`` with each English game word the books do not print replaced by the first
+        of its target terms that ``printed`` accepts ("attack" -> "serang", "drop zone" ->
+        "zon musnah"); words the book prints itself ("trigger", "boost") stay. What the encoder
+        sees for a Malay question about a Malay book, the way :meth:`rewrite_thai` serves Thai."""
+        out, last = [], 0
+        for start, end, key in self._phrases(text, lambda k: not printed(k)):
+            forms = [t for t in self._targets(key, game) if printed(t)]
+            if forms:
+                out += [text[last:start], forms[0]]
+                last = end
+        return "".join(out) + text[last:]
 
 
 def _read_toml(path: Path) -> dict:
@@ -137,13 +165,55 @@ def load_thai_synonyms(lex: Lexicon, path: Path) -> Lexicon:
     return lex
 
 
+def load_malay_colloquial(lex: Lexicon, path: Path) -> Lexicon:
+    """Add ``malay_colloquial.toml`` (``[[synonym]]`` everyday -> book, ``[[filler]]``)."""
+    data = _read_toml(path)
+    for n, entry in enumerate(data.get("synonym", []), 1):
+        everyday, book = entry.get("everyday", []), entry.get("book", [])
+        if not isinstance(everyday, list) or not isinstance(book, list) or len(book) != 1:
+            raise ConfigError(
+                f"{path}: [[synonym]] entry {n} needs a list 'everyday' and 'book' = [one form]"
+            )
+        for word in everyday:
+            lex.malay.add(word, book[0])
+    for n, entry in enumerate(data.get("filler", []), 1):
+        words = entry.get("everyday", [])
+        if not isinstance(words, list) or not words:
+            raise ConfigError(f"{path}: [[filler]] entry {n} needs a non-empty list 'everyday'")
+        for word in words:
+            lex.malay.add_filler(word, final=bool(entry.get("final")))
+    return lex
+
+
+def load_query_vocabulary(data_dir: Path) -> Lexicon:
+    """The three query-vocabulary tables of ``data_dir``: English terms (``terms.toml``),
+    everyday Thai (``thai_synonyms.toml``) and everyday Malay (``malay_colloquial.toml``)."""
+    lex = load_thai_synonyms(load_lexicon(data_dir / "terms.toml"), data_dir / "thai_synonyms.toml")
+    return load_malay_colloquial(lex, data_dir / "malay_colloquial.toml")
+
+
+_LATIN_EDGE = "a-z0-9-"  # a hyphen joins words: "rear-guard" does not print "guard"
+
+
+def printed_in(form: str, text: str) -> bool:
+    """``form`` (normalised, lower-cased) occurs in ``text`` (lower case): Thai forms as
+    substrings, since Thai writes no spaces; a Latin letter or digit at either edge of the
+    form only at a word boundary, as ``scripts/check_terms.py`` counts."""
+    needle = normalize_text(form).lower()
+    if not needle:
+        return False
+    left = f"(?<![{_LATIN_EDGE}])" if re.match(f"[{_LATIN_EDGE}]", needle[0]) else ""
+    right = f"(?![{_LATIN_EDGE}])" if re.match(f"[{_LATIN_EDGE}]", needle[-1]) else ""
+    if not (left or right):
+        return needle in text
+    return re.search(left + re.escape(needle) + right, text) is not None
+
+
 def load_default_lexicon() -> Lexicon:
-    """The bundled vocabulary: ``data/terms.toml`` plus ``data/thai_synonyms.toml``."""
+    """The bundled query vocabulary (:func:`load_query_vocabulary` of the package data)."""
     from judgekb.config import DATA_DIR
 
-    return load_thai_synonyms(
-        load_lexicon(DATA_DIR / "terms.toml"), DATA_DIR / "thai_synonyms.toml"
-    )
+    return load_query_vocabulary(DATA_DIR)
 
 
 class BookText:
@@ -159,13 +229,13 @@ class BookText:
         self._cache: dict[tuple[str, str | None], bool] = {}
 
     def occurs(self, form: str, game: str | None) -> bool:
-        """True when ``form`` is printed in ``game``'s books (any game's when None)."""
+        """True when ``form`` is printed in ``game``'s books (any game's when None); a Latin
+        edge matches whole words only ("guard" is not printed by "guardian")."""
         key = (form, game)
         hit = self._cache.get(key)
         if hit is None:
-            needle = normalize_text(form).lower()
             texts = self.text.values() if game is None else [self.text.get(game, "")]
-            hit = any(needle in t for t in texts)
+            hit = any(printed_in(form, t) for t in texts)
             if len(self._cache) < 100_000:
                 self._cache[key] = hit
         return hit

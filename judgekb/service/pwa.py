@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import FileResponse, Response
 
 from judgekb.errors import JudgeKBError
 from judgekb.service.i18n import LANGS, labels
@@ -157,6 +157,16 @@ def manifest() -> Response:
     return Response(
         json.dumps(web_manifest(), ensure_ascii=False),
         media_type="application/manifest+json",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )
+
+
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    """Browsers ask for /favicon.ico on pages with no icon link (JSON, the manifest)."""
+    return FileResponse(
+        STATIC_DIR / "icons" / "icon-48.png",
+        media_type="image/png",
         headers={"Cache-Control": "public, max-age=86400"},
     )
 

@@ -31,7 +31,9 @@ def test_a_new_edition_embeds_only_its_changed_clauses(tmp_path):
     done = build_index(
         ClauseStore(data / "clauses.sqlite"), data / "index", cache, lambda: before, "f"
     )
-    assert done.embedded == done.n_clauses == 464 == len(set(before.encoded))
+    assert done.embedded == done.n_clauses == 464
+    # each clause's passage, and its own text (the re-ranker's text view) where that differs
+    assert len(set(before.encoded)) == done.embedded + done.embedded_views
 
     both = [*first, ("op-1", "V1", "2025-09-01", new.text)]
     build_corpus(load_manifest(write_editions(tmp_path / "b", both)), data / "clauses.sqlite")
@@ -40,8 +42,9 @@ def test_a_new_edition_embeds_only_its_changed_clauses(tmp_path):
         ClauseStore(data / "clauses.sqlite"), data / "index", cache, lambda: after, "f"
     )
     assert again.n_clauses == 464 + 464
-    assert again.embedded == 2
-    assert [t.splitlines()[-1] for t in sorted(after.encoded)] == [
+    assert (again.embedded, again.embedded_views) == (2, 2)
+    assert len(after.encoded) == 4  # the passage and the own text of each changed clause
+    assert sorted({t.splitlines()[-1] for t in after.encoded}) == [
         "ประกาศก่อนโจมตี",
         "ผู้เล่นสามารถขอยอมแพ้ได้ทุกเมื่อในระหว่างเกม เมื่อยอมแพ้ ผู้เล่นที่ประกาศขอยอมแพ้จะถูกนับว่าพ่ายแพ้ในเกมนั้นๆ และเกมจะจบลงแต่เพียงเท่านั้น",
     ]

@@ -32,6 +32,7 @@ FILES = [
     "index/dense.faiss",
     "index/ids.json",
     "index/manifest.json",
+    "index/text_view.npy",
 ]
 
 

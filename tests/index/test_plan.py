@@ -146,3 +146,18 @@ def test_settings_name_choices_as_literals(monkeypatch):
     monkeypatch.setenv("JUDGEKB_FAISS_INDEX", "HNSW")
     with pytest.raises(ValidationError):
         Settings()
+
+
+def test_a_game_name_its_own_books_print_is_searched_inside_a_sentence(tmp_path):
+    write_tiny_store(tmp_path / "c.sqlite")
+    store = ClauseStore(tmp_path / "c.sqlite")
+    build_index(store, tmp_path / "index", tmp_path / "cache.sqlite", FakeEmbedder, "fake-onehot")
+    # "Permainan" stands in for "Vanguard": a game's name that its own book prints as a word.
+    aliases = {"vanguard": ("Vanguard", "Permainan"), "summoner-master": ("Summoner Master",)}
+    s = Searcher(store, tmp_path / "index", FakeEmbedder(), "fake-onehot", game_aliases=aliases)
+    plan = s.planner.plan
+    assert plan(SearchRequest.of("bila permainan seri")).search_text == "bila permainan seri"
+    # At the start it only names the game; a name the book does not print is a label anywhere.
+    assert plan(SearchRequest.of("Permainan: bila seri")).search_text == "bila seri"
+    assert plan(SearchRequest.of("bila Vanguard seri")).search_text == "bila seri"
+    assert plan(SearchRequest.of("bila permainan seri")).game == "vanguard"

@@ -150,8 +150,14 @@ def test_dev_set_regression_guard(real_searcher):
 
     questions = load_dataset(DATA_DIR.parent / "eval" / "datasets" / "dev.jsonl")
     result = run_eval(questions, search_fn_for(real_searcher), modes=("hybrid",), k=10)
-    overall = result["modes"]["hybrid"]["overall"]
-    # Measured 2026-11-25: R@5 0.902, MRR@10 0.735 (docs/benchmarks.md); a little slack.
-    assert overall["recall@5"] >= 0.88
-    assert overall["mrr@10"] >= 0.71
-    assert result["modes"]["hybrid"]["by_kind"]["lookup"]["recall@1"] == 1.0
+    hybrid = result["modes"]["hybrid"]
+    overall = hybrid["overall"]
+    # Measured 2026-11-25 with the shipped re-ranker (fitted on these questions, so in-sample;
+    # the cross-validated figures are in docs/benchmarks.md): R@1 0.691, R@5 0.924,
+    # MRR@10 0.790, Malay R@5 0.922, all games R@5 0.826. A little slack.
+    assert overall["recall@1"] >= 0.67
+    assert overall["recall@5"] >= 0.91
+    assert overall["mrr@10"] >= 0.77
+    assert hybrid["by_lang"]["ms"]["recall@5"] >= 0.89
+    assert hybrid["all_games"]["overall"]["recall@5"] >= 0.80
+    assert hybrid["by_kind"]["lookup"]["recall@1"] == 1.0

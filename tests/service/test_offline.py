@@ -223,7 +223,6 @@ def test_new_rules_replace_the_phones_old_copy(browser, base_url) -> None:
     page.evaluate(
         "caches.open('judgekb-bundle').then(c => c.put('/offline/bundle/0ld.json', new Response('{}')))"
     )
-    page.errors.clear()  # the JSON page's /favicon.ico 404
     page.goto("/")
     current = page.locator(".offline-copy").get_attribute("data-url")
     deadline = time.monotonic() + 10

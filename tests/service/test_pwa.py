@@ -13,10 +13,10 @@ import pytest
 
 from judgekb.config import Settings
 from judgekb.corpus.store import ClauseStore, write_store
-from judgekb.service.security import CSP
 from judgekb.service.i18n import LANG_NAMES, accepted_lang
 from judgekb.service.offline import bundle_key, load_bundle
 from judgekb.service.render import STATIC_DIR
+from judgekb.service.security import CSP
 from tests.service.conftest import AMENDMENTS, CLAUSES, DOCS, REFS
 
 
