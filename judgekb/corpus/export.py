@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -76,12 +77,32 @@ def export_clauses(store_path: Path) -> Iterator[str]:
         yield json.dumps(clause_json(store, clause), ensure_ascii=False)
 
 
-def citation(doc: Document, clause: Clause) -> str:
-    """A citation a judge can read aloud: game, document, version/date, clause id."""
-    when = doc.version + (f", {doc.effective_date}" if doc.effective_date else "")
-    cid = clause.clause_id
-    label = clause.title if clause.kind == "glossary" else cid
-    return f"{doc.game_name} — {doc.title} ({when}) §{label}"
+@dataclass(frozen=True)
+class CitationWords:
+    """The words of a citation in one language (the service passes the page's)."""
+
+    clause: str = "§"  # before the clause id
+    no_date: str = "date not printed"  # a book that prints no edition date
+
+
+CITED_TITLE_CHARS = 60  # an internal id's stand-in: its section's name, cut
+
+
+def cited_label(clause: Clause) -> str:
+    """How a citation names a clause: its number as printed; an internal id (``glossary/…``,
+    ``topic/6``, ``appendix/changelog``) by its section's name instead."""
+    if "/" not in clause.clause_id:
+        return clause.clause_id
+    title = " ".join(clause.title.split())
+    if len(title) > CITED_TITLE_CHARS:
+        title = title[: CITED_TITLE_CHARS - 1].rstrip() + "…"
+    return title or clause.clause_id
+
+
+def citation(doc: Document, clause: Clause, words: CitationWords = CitationWords()) -> str:
+    """A citation a judge can read aloud: game, document, version and date, clause id."""
+    when = f"{doc.version}, {doc.effective_date or words.no_date}"
+    return f"{doc.game_name} — {doc.title} ({when}) {words.clause}{cited_label(clause)}"
 
 
 def _brief(c: Clause | None) -> dict[str, Any] | None:

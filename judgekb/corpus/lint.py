@@ -134,6 +134,7 @@ def find_misprints(doc_id: str, clauses: Sequence[Clause]) -> list[LintFinding]:
             c.clause_id,
             c.line,
             f"{c.clause_id} is probably {c.aliases[0]}; placed under {c.parent_id}",
+            (("intended", c.aliases[0]), ("parent", c.parent_id or "")),
         )
         for c in clauses
         if c.aliases
@@ -192,6 +193,7 @@ def _order_finding(doc_id: str, run: list[Clause], printed: list[Clause]) -> Lin
         run[0].line,
         f"{span} ({len(run)} clause(s)) printed at line {run[0].line}{where}, "
         "away from their numeric place",
+        (("span", span), ("after", before.clause_id if before else "")),
     )
 
 
@@ -212,6 +214,7 @@ def find_missing_refs(
                 r.src_id,
                 line,
                 f"{r.src_id} cites {r.written}, which does not exist{fallback}",
+                (("cited", r.written), ("nearest", r.target_id or "")),
             )
         )
     return out
@@ -249,6 +252,12 @@ def find_title_mismatches(
                         line,
                         f"{r.src_id} cites {r.written} ({target.title!r}) but its words name "
                         f"{other.clause_id} ({other.title!r})",
+                        (
+                            ("cited", r.written),
+                            ("cited_title", target.title),
+                            ("named", other.clause_id),
+                            ("named_title", other.title),
+                        ),
                     )
                 )
                 break

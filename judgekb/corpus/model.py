@@ -107,7 +107,10 @@ class LintFinding:
     code: str  # gap | duplicate | out-of-order | misprint | missing-ref | ref-title-mismatch | …
     clause_id: str
     line: int
-    message: str
+    message: str  # English, for maintainers (`judgekb corpus lint`)
+    # The message's facts by name ("intended": "7.35.1"), so a page can say it in the judge's
+    # language (judgekb.service.notes).
+    params: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 if TYPE_CHECKING:
     from judgekb.corpus.lineage import Lineage
 
-SCHEMA_VERSION = "2"  # 2: documents.family and the edition tables (edition_store.SCHEMA)
+SCHEMA_VERSION = "3"  # 2: documents.family and the edition tables; 3: findings.params
 SCHEMA = (
     """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -58,7 +58,8 @@ CREATE TABLE amendments (
     score REAL NOT NULL, note TEXT NOT NULL);
 CREATE TABLE findings (
     doc_id TEXT NOT NULL, code TEXT NOT NULL, clause_id TEXT NOT NULL, line INTEGER NOT NULL,
-    message TEXT NOT NULL);
+    message TEXT NOT NULL, params TEXT NOT NULL);
+CREATE INDEX findings_clause ON findings(doc_id, clause_id);
 CREATE TABLE build_errors (doc_id TEXT NOT NULL, message TEXT NOT NULL);
 """
     + EDITION_SCHEMA
@@ -184,7 +185,10 @@ def _rows(
             (a.amend_doc, a.amend_id, a.target_doc, a.target_id, a.score, a.note)
             for a in amendments
         ],
-        "findings": [(f.doc_id, f.code, f.clause_id, f.line, f.message) for f in findings],
+        "findings": [
+            (f.doc_id, f.code, f.clause_id, f.line, f.message, json.dumps(dict(f.params)))
+            for f in findings
+        ],
         "build_errors": [tuple(e) for e in errors],
     }
 
@@ -364,13 +368,20 @@ class ClauseStore:
         return found
 
     def find(self, game: str, clause_id: str, doc_id: str | None = None) -> Clause:
-        """A clause of ``game`` by id; unless ``doc_id``, the editions in force today win over
-        amendments, and those over older or later editions (:func:`editions.current_first`)."""
+        """A clause of ``game`` by id, else by alias; unless ``doc_id``, the editions in force
+        today win over amendments, and those over older or later editions
+        (:func:`editions.current_first`)."""
         docs = [self.document(doc_id)] if doc_id else current_first(self.docs_of(game))
         for d in docs:
             found = self.get(d.doc_id, clause_id)
             if found is not None:
                 return found
+        # A misprinted number's intended form ("7.35.1" for the printed 7.46.1) or a glossary
+        # term's name is an alias of the clause (the caller sees the id differs).
+        by_doc = {c.doc_id: c for c in reversed(self.by_alias(clause_id, game))}
+        for d in docs:
+            if d.doc_id in by_doc:
+                return by_doc[d.doc_id]
         raise ClauseNotFound(game, clause_id, self.suggest([d.doc_id for d in docs], clause_id))
 
     def suggest(self, doc_ids: Sequence[str], clause_id: str, n: int = 5) -> list[str]:
@@ -494,12 +505,27 @@ class ClauseStore:
         )
         return [_clause(r) for r in rows]
 
-    def findings(self, doc_id: str | None = None) -> list[LintFinding]:
+    def findings(
+        self, doc_id: str | None = None, clause_id: str | None = None
+    ) -> list[LintFinding]:
+        """Lint findings, of one document and one clause when given."""
         rows = self._q(
-            "SELECT * FROM findings WHERE ? IS NULL OR doc_id = ? ORDER BY rowid", doc_id, doc_id
+            "SELECT * FROM findings WHERE (? IS NULL OR doc_id = ?) AND (? IS NULL OR "
+            "clause_id = ?) ORDER BY rowid",
+            doc_id,
+            doc_id,
+            clause_id,
+            clause_id,
         )
         return [
-            LintFinding(r["doc_id"], r["code"], r["clause_id"], r["line"], r["message"])
+            LintFinding(
+                r["doc_id"],
+                r["code"],
+                r["clause_id"],
+                r["line"],
+                r["message"],
+                tuple(json.loads(r["params"]).items()),
+            )
             for r in rows
         ]
 

@@ -99,6 +99,7 @@ def drop_duplicates(
                 node.line,
                 f"{cid} printed again at line {node.line} (first at line {earlier.line}); "
                 "kept the first",
+                (("line", str(node.line)), ("first_line", str(earlier.line))),
             )
         )
     return [n for n in out if n is not None], findings

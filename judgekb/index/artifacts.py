@@ -6,6 +6,8 @@ Layout of ``<data_dir>/index``::
     ids.json        [[doc_id, clause_id], ...] in the row order of both indexes
     dense.faiss     FAISS inner-product index over L2-normalised passage vectors
     text_view.npy   each clause's own text (no headings) embedded: the re-ranker's second view
+    sentences.npy   the sentences of every clause of two or more, embedded (the answer card)
+    sentences.json  {row: [[start, end], ...]}: where those sentences stand in each clause
     bm25/           bm25s index over pythainlp/word tokens
 """
 
@@ -35,7 +37,14 @@ def read_manifest(index_dir: Path) -> dict[str, Any]:
         raise IndexMismatch(f"index manifest {path} is corrupt ({exc}); {REBUILD}") from exc
     if not isinstance(manifest, dict) or manifest.get("format") != INDEX_FORMAT:
         raise IndexMismatch(f"index at {index_dir} has an unknown format; {REBUILD}")
-    for name in ("ids.json", "dense.faiss", "text_view.npy", "bm25"):
+    for name in (
+        "ids.json",
+        "dense.faiss",
+        "text_view.npy",
+        "sentences.npy",
+        "sentences.json",
+        "bm25",
+    ):
         if not (index_dir / name).exists():
             raise IndexMismatch(f"index at {index_dir} lacks {name}; {REBUILD}")
     return manifest

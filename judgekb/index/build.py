@@ -24,6 +24,7 @@ from judgekb.index.passages import (
     own_text,
     passage_text,
 )
+from judgekb.index.sentences import SENTENCE_VERSION, sentence_texts, write_sentences
 from judgekb.index.tokenize import TOKENIZER_VERSION, tokenize
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ class IndexBuild:
     skipped: bool  # index was already up to date
     seconds: float
     embedded_views: int = 0  # text views actually encoded (cache misses)
+    embedded_sentences: int = 0  # sentences of multi-sentence clauses encoded (cache misses)
 
 
 def expected_manifest(model: str, corpus_hash: str) -> dict[str, Any]:
@@ -56,6 +58,7 @@ def expected_manifest(model: str, corpus_hash: str) -> dict[str, Any]:
         "tokenizer_version": TOKENIZER_VERSION,
         "passage_version": PASSAGE_VERSION,
         "text_view_version": TEXT_VIEW_VERSION,
+        "sentence_version": SENTENCE_VERSION,
         "bm25": BM25_PARAMS,
         "corpus_hash": corpus_hash,
     }
@@ -127,6 +130,7 @@ def build_index(
     paths = heading_paths(clauses)
     texts = [passage_text(c, paths[(c.doc_id, c.clause_id)]) for c in clauses]
     views = [own_text(c) for c in clauses]
+    spans, sentences = sentence_texts(clauses)
     load = _once(embedder_factory)  # loaded only if some text is not cached
     cache = EmbeddingCache(cache_path)
     try:
@@ -134,6 +138,12 @@ def build_index(
         vecs, n_encoded = embed_passages(load, model_name, texts, cache, tick, commit_every)
         tick = _ticker("embedding text views", len(views), progress)
         view_vecs, n_views = embed_passages(load, model_name, views, cache, tick, commit_every)
+        tick = _ticker("embedding sentences", len(sentences), progress)
+        sentence_vecs, n_sentences = (
+            embed_passages(load, model_name, sentences, cache, tick, commit_every)
+            if sentences
+            else (np.zeros((0, vecs.shape[1]), np.float32), 0)
+        )
     finally:
         cache.close()
     tmp = new_index_dir(index_dir)
@@ -143,6 +153,7 @@ def build_index(
     index.add(vecs)
     faiss.write_index(index, str(tmp / "dense.faiss"))
     np.save(tmp / "text_view.npy", view_vecs)
+    write_sentences(tmp, spans, sentence_vecs)
     bm25 = bm25s.BM25(**BM25_PARAMS)
     bm25.index([tokenize(t) or ["∅"] for t in texts], show_progress=False)
     bm25.save(str(tmp / "bm25"), show_progress=False)
@@ -161,7 +172,8 @@ def build_index(
     )
     if progress:
         progress("indexing", 1, 1)
-    return IndexBuild(len(clauses), n_encoded, False, time.perf_counter() - t0, n_views)
+    seconds = time.perf_counter() - t0
+    return IndexBuild(len(clauses), n_encoded, False, seconds, n_views, n_sentences)
 
 
 def _ticker(

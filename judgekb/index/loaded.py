@@ -22,6 +22,7 @@ from judgekb.errors import QueryError, UnknownDocument
 from judgekb.index.artifacts import check_manifest, read_manifest
 from judgekb.index.build import expected_manifest
 from judgekb.index.request import Scope
+from judgekb.index.sentences import SentenceIndex
 
 if TYPE_CHECKING:
     from judgekb.index.embedder import Embedder
@@ -61,6 +62,7 @@ class LoadedIndex:
         faiss.omp_set_num_threads(1)
         self.dense = faiss.read_index(str(index_dir / "dense.faiss"))
         self.text_view: np.ndarray = np.load(index_dir / "text_view.npy")
+        self.sentences = SentenceIndex(index_dir)
         self.bm25 = bm25s.BM25.load(str(index_dir / "bm25"), show_progress=False)
         self.docs: dict[str, Document] = {d.doc_id: d for d in store.documents()}
         self.games = store.games()

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from judgekb.index.confidence import SearchSignals
     from judgekb.index.games import GameEvidence
     from judgekb.index.plan import Elsewhere
@@ -109,6 +111,10 @@ class SearchResult:
     lookup: str = ""
     bare: bool = False  # the query was only clause numbers (and game or clause words)
     renumbered: tuple[Renumbered, ...] = ()  # old numbers and where their clauses are now
+    # What the answer card scores sentences with (not in the JSON): the encoded question
+    # (None when no dense search ran) and its BM25 terms.
+    query_vector: np.ndarray | None = field(default=None, repr=False, compare=False)
+    terms: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {

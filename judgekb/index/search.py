@@ -139,6 +139,7 @@ class Searcher:
             for target in self._refs_of(plan.lookups[0][0], plan.mask):
                 add(target, 1.0, "ref")
         signals = SearchSignals(0.0, 0.0, 0.0, 0.0, 0)
+        qv: np.ndarray | None = None
         nothing_else = plan.bare and (plan.elsewhere or plan.ambiguous_games)
         if len(hits) < k and not nothing_else:
             dense, bm, qv = self._scores(plan, request.mode)
@@ -166,7 +167,16 @@ class Searcher:
             lookup=_lookup_outcome(plan),
             bare=plan.bare,
             renumbered=tuple(plan.renumbered),
+            query_vector=qv,
+            terms=tuple(plan.terms),
         )
+
+    def answering(self, result: SearchResult, hit: SearchHit) -> list[tuple[int, int]]:
+        """The spans of ``hit``'s text that answer ``result``'s question best (the answer
+        card marks them): scored with the search's own query vector and terms."""
+        row = self.index.row[(hit.doc_id, hit.clause_id)]
+        qv = None if hit.via in ("lookup", "alias") else result.query_vector
+        return self.index.sentences.answering(row, hit.text, qv, result.terms)
 
     # ordering ---------------------------------------------------------------------------
     def _refs_of(self, row: int, mask: np.ndarray) -> list[int]:

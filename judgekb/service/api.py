@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
@@ -19,7 +20,9 @@ from judgekb.index.request import (
     SearchRequest,
 )
 from judgekb.index.results import SearchResult
+from judgekb.service.answer import build_card
 from judgekb.service.health import check_health
+from judgekb.service.i18n import UiLang, pick_lang
 from judgekb.service.kbdeps import citing_rulings, search_json
 from judgekb.service.schemas import (
     ERROR_RESPONSES,
@@ -105,6 +108,45 @@ def api_search(
     scope = Scope(game, doc, doc_kind, kind, lang, edition, date)
     search = SearchRequest(q, scope, k, mode)
     return search_json(request, search, run_search(site_of(request), search))
+
+
+CardLang = Annotated[
+    UiLang | None,
+    Query(description="Language of the card's citation and notes (default: the judge's)."),
+]
+
+
+def page_card(request: Request, result: SearchResult, lang: str | None = None) -> dict[str, Any]:
+    """The answer card of a search already run, in ``lang`` (default: the judge's), with the
+    published rulings that cite the answer."""
+    card = build_card(site_of(request), result, lang or pick_lang(request))
+    answer = card["answer"]
+    if answer is not None:
+        rulings = citing_rulings(request, answer["game"], answer["doc"], answer["clause_id"])
+        answer["rulings"] = [r.to_json() for r in rulings]
+    return card
+
+
+@router.get(
+    "/api/answer",
+    summary="The answer card: the governing clause verbatim, with its answer sentences, "
+    "context, references, definitions, other wordings, known problems and one citation",
+)
+def api_answer(
+    request: Request,
+    q: QueryText,
+    game: GameSlug = None,
+    lang: CardLang = None,
+    edition: EditionQ = None,
+    date: DateQ = None,
+) -> Any:
+    t0 = time.perf_counter()
+    result = run_search(
+        site_of(request), SearchRequest(q, Scope(game=game, edition=edition, date=date))
+    )
+    card = page_card(request, result, lang)
+    card["took_ms"] = round((time.perf_counter() - t0) * 1000, 2)  # the search and the card
+    return card
 
 
 @router.get("/api/clauses/{game}/{clause_id:path}", summary="One clause with its neighbourhood")

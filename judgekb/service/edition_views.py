@@ -24,7 +24,8 @@ from judgekb.corpus.model import Clause, Document
 from judgekb.corpus.redline import Span, redline
 from judgekb.errors import ClauseNotFound
 from judgekb.index.results import SearchResult
-from judgekb.service.site import Site, preview
+from judgekb.service.markup import preview
+from judgekb.service.site import Site
 
 
 @dataclass(frozen=True)

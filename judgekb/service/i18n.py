@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
+from typing import Literal, get_args
 
 from starlette.requests import Request
 
-LANGS = ("en", "th", "ms")
+UiLang = Literal["en", "th", "ms"]
+LANGS: tuple[str, ...] = get_args(UiLang)
 DEFAULT_LANG = "en"
 COOKIE = "lang"
 # Each language named in its own script, as a judge looks for it.
@@ -41,6 +43,32 @@ LABELS: dict[str, dict[str, str]] = {
         "superseded_by": "Superseded by",
         "earlier_wording": "Earlier wording:",
         "probable": "probable",
+        # the answer card (issue 12)
+        "answer": "Answer",
+        "answer_sentence": "answers the question",
+        "in_context": "Where it stands",
+        "relation_parent": "Under",
+        "relation_child": "Sub-clause",
+        "relation_sibling": "Same list",
+        "cited_text": "What it cites",
+        "cited_by_label": "Cited by",
+        "definitions": "Terms it uses",
+        "versions": "Other wording",
+        "relation_earlier": "Earlier wording",
+        "relation_superseded_by": "Superseded by",
+        "relation_earlier_edition": "Earlier edition",
+        "relation_later_edition": "Later edition",
+        "known_problems": "Known problems in the book",
+        "citation_label": "Citation",
+        "copy_cite_text": "Copy citation and text",
+        "permalink_label": "Permalink",
+        "other_candidates": "Other candidates",
+        "top_three": "The three closest clauses",
+        "clause_word": "§",
+        "date_not_printed": "date not printed",
+        "edition_not_printed": "edition not printed",
+        "alias_resolved": "§{asked} is not printed in the book; it is the probable intended number of §{printed}, shown here.",
+        "closest_anyway": "Show the closest clauses anyway",
         "best_match": "Best match",
         "possible_matches": "Possible matches: check the clause before you rule.",
         "no_clear_match": "No clear match.",
@@ -155,6 +183,32 @@ LABELS: dict[str, dict[str, str]] = {
         "superseded_by": "ถูกแทนที่โดย",
         "earlier_wording": "ถ้อยคำเดิม:",
         "probable": "น่าจะตรงกัน",
+        # the answer card (issue 12)
+        "answer": "คำตอบ",
+        "answer_sentence": "ตอบคำถามนี้",
+        "in_context": "ตำแหน่งในกฎ",
+        "relation_parent": "อยู่ใต้",
+        "relation_child": "ข้อย่อย",
+        "relation_sibling": "รายการเดียวกัน",
+        "cited_text": "ข้อที่อ้างถึง",
+        "cited_by_label": "ถูกอ้างถึงโดย",
+        "definitions": "ศัพท์ที่ใช้",
+        "versions": "ถ้อยคำฉบับอื่น",
+        "relation_earlier": "ถ้อยคำเดิม",
+        "relation_superseded_by": "ถูกแทนที่โดย",
+        "relation_earlier_edition": "ฉบับก่อนหน้า",
+        "relation_later_edition": "ฉบับถัดไป",
+        "known_problems": "ปัญหาที่พบในตัวกฎ",
+        "citation_label": "การอ้างอิง",
+        "copy_cite_text": "คัดลอกการอ้างอิงพร้อมข้อความ",
+        "permalink_label": "ลิงก์ถาวร",
+        "other_candidates": "ข้ออื่นที่อาจเกี่ยวข้อง",
+        "top_three": "สามข้อที่ใกล้เคียงที่สุด",
+        "clause_word": "ข้อ ",
+        "date_not_printed": "ไม่ได้ระบุวันที่",
+        "edition_not_printed": "ไม่ได้ระบุฉบับ",
+        "alias_resolved": "ในกฎไม่มีข้อ {asked} พิมพ์ไว้ ข้อนี้น่าจะเป็นเลขที่ตั้งใจของข้อ {printed} ซึ่งแสดงไว้ที่นี่",
+        "closest_anyway": "แสดงข้อที่ใกล้เคียงที่สุด",
         "best_match": "ข้อที่ตรงที่สุด",
         "possible_matches": "ข้อที่อาจเกี่ยวข้อง: โปรดตรวจสอบข้อกฎก่อนตัดสิน",
         "no_clear_match": "ไม่พบข้อที่ตรงชัดเจน",
@@ -263,6 +317,32 @@ LABELS: dict[str, dict[str, str]] = {
         "superseded_by": "Digantikan oleh",
         "earlier_wording": "Susunan kata terdahulu:",
         "probable": "mungkin",
+        # the answer card (issue 12)
+        "answer": "Jawapan",
+        "answer_sentence": "menjawab soalan",
+        "in_context": "Kedudukannya",
+        "relation_parent": "Di bawah",
+        "relation_child": "Subperaturan",
+        "relation_sibling": "Senarai yang sama",
+        "cited_text": "Yang dirujuknya",
+        "cited_by_label": "Dirujuk oleh",
+        "definitions": "Istilah yang digunakan",
+        "versions": "Susunan kata lain",
+        "relation_earlier": "Susunan kata terdahulu",
+        "relation_superseded_by": "Digantikan oleh",
+        "relation_earlier_edition": "Edisi terdahulu",
+        "relation_later_edition": "Edisi kemudian",
+        "known_problems": "Masalah yang diketahui dalam buku",
+        "citation_label": "Petikan",
+        "copy_cite_text": "Salin petikan dan teks",
+        "permalink_label": "Pautan kekal",
+        "other_candidates": "Calon lain",
+        "top_three": "Tiga peraturan terdekat",
+        "clause_word": "§",
+        "date_not_printed": "tarikh tidak dicetak",
+        "edition_not_printed": "edisi tidak dicetak",
+        "alias_resolved": "§{asked} tidak dicetak dalam buku; ia mungkin nombor yang dimaksudkan bagi §{printed}, yang ditunjukkan di sini.",
+        "closest_anyway": "Tunjukkan juga peraturan yang paling hampir",
         "best_match": "Padanan terbaik",
         "possible_matches": "Padanan yang mungkin: semak peraturan sebelum membuat keputusan.",
         "no_clear_match": "Tiada padanan yang jelas.",
@@ -358,6 +438,71 @@ LABELS: dict[str, dict[str, str]] = {
         "err_detail": "Butiran",
     },
 }
+
+
+# Lint findings said in the judge's language: code -> sentence with the finding's params
+# (judgekb.corpus.model.LintFinding.params); a code without a sentence shows the English.
+NOTES: dict[str, dict[str, str]] = {
+    "en": {
+        "misprint": "The book prints this number for what is probably §{intended}: read it as "
+        "§{intended}.",
+        "ref-title-mismatch": "This clause cites {cited} ({cited_title}), but its words name "
+        "{named} ({named_title}): probably a misprint; check both.",
+        "missing-ref": "This clause cites {cited}, which the book does not print.",
+        "out-of-order": "The book prints {span} away from its numeric place.",
+        "truncated": "One rendering of the book cuts this clause short; the text shown was "
+        "repaired from the other rendering.",
+        "rendering-missing": "One rendering of the book lacks this clause; the text shown was "
+        "repaired from the other rendering.",
+        "duplicate": "The book prints this number twice; the first printing is shown.",
+        "changelog-unconfirmed": "The book's changelog names this clause, but no change "
+        "between the editions confirms it.",
+        "repaired": "Extraction damage in this text was repaired; the original is shown with it.",
+        "corrected": "OCR errors in this text were corrected from a reviewed table; the "
+        "original is shown with it.",
+    },
+    "th": {
+        "misprint": "ในกฎพิมพ์เลขข้อนี้ แต่น่าจะหมายถึงข้อ {intended} ให้อ่านเป็นข้อ {intended}",
+        "ref-title-mismatch": "ข้อนี้อ้างถึงข้อ {cited} ({cited_title}) แต่ถ้อยคำระบุถึงข้อ "
+        "{named} ({named_title}) น่าจะพิมพ์ผิด โปรดตรวจสอบทั้งสองข้อ",
+        "missing-ref": "ข้อนี้อ้างถึงข้อ {cited} ซึ่งไม่มีอยู่ในกฎ",
+        "out-of-order": "ในกฎพิมพ์ข้อ {span} ไว้ผิดตำแหน่งตามลำดับเลข",
+        "truncated": "ข้อความของข้อนี้ในต้นฉบับหนึ่งถูกตัดขาด ข้อความที่แสดงซ่อมจากอีกต้นฉบับหนึ่ง",
+        "rendering-missing": "ต้นฉบับหนึ่งไม่มีข้อนี้ ข้อความที่แสดงซ่อมจากอีกต้นฉบับหนึ่ง",
+        "duplicate": "ในกฎพิมพ์เลขข้อนี้ซ้ำสองครั้ง แสดงข้อที่พิมพ์ครั้งแรก",
+        "changelog-unconfirmed": "บันทึกการเปลี่ยนแปลงของกฎระบุถึงข้อนี้ แต่ไม่พบการเปลี่ยนแปลงระหว่างฉบับที่ยืนยันได้",
+        "repaired": "ข้อความนี้ได้รับการซ่อมจากความเสียหายในการแปลงไฟล์ และแสดงต้นฉบับไว้ด้วย",
+        "corrected": "ข้อความนี้แก้คำที่ OCR ผิดตามตารางที่ตรวจแล้ว และแสดงต้นฉบับไว้ด้วย",
+    },
+    "ms": {
+        "misprint": "Buku mencetak nombor ini bagi apa yang mungkin §{intended}: bacalah "
+        "sebagai §{intended}.",
+        "ref-title-mismatch": "Peraturan ini merujuk {cited} ({cited_title}), tetapi "
+        "perkataannya menamakan {named} ({named_title}): mungkin salah cetak; semak kedua-duanya.",
+        "missing-ref": "Peraturan ini merujuk {cited}, yang tidak dicetak dalam buku.",
+        "out-of-order": "Buku mencetak {span} jauh dari tempat nombornya.",
+        "truncated": "Satu versi buku memotong peraturan ini; teks yang ditunjukkan dibaiki "
+        "daripada versi yang lain.",
+        "rendering-missing": "Satu versi buku tidak mempunyai peraturan ini; teks yang "
+        "ditunjukkan dibaiki daripada versi yang lain.",
+        "duplicate": "Buku mencetak nombor ini dua kali; cetakan pertama ditunjukkan.",
+        "changelog-unconfirmed": "Log perubahan buku menamakan peraturan ini, tetapi tiada "
+        "perubahan antara edisi yang mengesahkannya.",
+        "repaired": "Kerosakan pengekstrakan dalam teks ini telah dibaiki; teks asal "
+        "ditunjukkan bersamanya.",
+        "corrected": "Ralat OCR dalam teks ini telah dibetulkan daripada jadual yang disemak; "
+        "teks asal ditunjukkan bersamanya.",
+    },
+}
+
+
+def note_text(lang: str, code: str, params: Mapping[str, str], english: str) -> str:
+    """A lint finding in ``lang`` (the English ``english`` when no sentence fits)."""
+    template = NOTES.get(lang, {}).get(code) or NOTES[DEFAULT_LANG].get(code)
+    try:
+        return template.format(**params) if template else english
+    except (KeyError, IndexError):
+        return english
 
 
 def accepted_lang(header: str) -> str | None:

@@ -14,6 +14,16 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 _ASCII_WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 '\-]*$")
+PREVIEW_CHARS = 240
+
+
+def preview(text: str, n: int = PREVIEW_CHARS) -> str:
+    """The first ``n`` characters of a clause on one line, cut at a space when one is near."""
+    text = " ".join(text.split())
+    if len(text) <= n:
+        return text
+    cut = text.rfind(" ", n - 40, n)
+    return text[: cut if cut > 0 else n] + "…"
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,22 @@ from judgekb.service.api import (
     EditionQ,
     GameSlug,
     QueryText,
+    page_card,
     run_search,
     site_of,
 )
 from judgekb.service.edition_views import edition_panel, resolve_clause, search_editions
+from judgekb.service.i18n import pick_lang
 from judgekb.service.render import render
 from judgekb.service.ruling_views import clause_rulings_context, search_rulings_context
-from judgekb.service.views import clause_view, games_view, hit_view, search_status, toc_view
+from judgekb.service.views import (
+    card_view,
+    clause_view,
+    games_view,
+    hit_view,
+    search_status,
+    toc_view,
+)
 
 router = APIRouter(default_response_class=HTMLResponse, include_in_schema=False)
 
@@ -63,6 +72,7 @@ def search_page(
             "filter_game": game,
             "took_ms": round(result.took_ms, 1),
             "hits": [hit_view(site, h) for h in result.hits],
+            "card": card_view(site, page_card(request, result)),
             "status": search_status(site, request, result),
             **search_rulings_context(request, search, result),  # under the rules, never among
             "editions": search_editions(site, result, date, edition),
@@ -110,7 +120,9 @@ def clause_page(
     r = resolve_clause(site, game, clause_id.rstrip("."), site.game_doc(game, doc), edition, date)
     detail = clause_detail(site.store, game, r.clause_id, r.doc_id)
     ed = edition_panel(site, game, r, date, detail["history"])
-    ctx = {"c": clause_view(site, game, detail), "ed": ed}
+    asked = clause_id.rstrip(".")
+    alias = asked if asked != r.clause_id and not r.asked else ""  # a misprint's intended id
+    ctx = {"c": clause_view(site, game, detail, pick_lang(request), alias), "ed": ed}
     ctx.update(clause_rulings_context(request, game, detail))
     return render(request, "clause.html", {"game": game, **ctx})
 

@@ -6,7 +6,6 @@ Routes read one :class:`Site` from ``request.app.state.site``; nothing here rend
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from typing import Any, Protocol
 from urllib.parse import quote, urlencode
@@ -22,15 +21,17 @@ from judgekb.errors import UnknownDocument
 from judgekb.index.generation import Generation
 from judgekb.index.hits import clause_url
 from judgekb.index.request import SearchRequest
-from judgekb.index.results import SearchResult
-from judgekb.service.markup import Term, term_pattern
+from judgekb.index.results import SearchHit, SearchResult
+from judgekb.service.definitions import (
+    Definition,
+    Definitions,
+    defining_names,
+    definition_text,
+)
+from judgekb.service.markup import Linker, preview
 from judgekb.service.offline import OfflineBundle, load_bundle
 
 log = logging.getLogger(__name__)
-
-PREVIEW_CHARS = 240
-MIN_TERM_CHARS = 3  # shorter glossary names ("Lv", "Mp") would link half the text
-MIN_THAI_TERM_CHARS = 4  # "และ" (and) is a glossary entry of the SM rulebook: not a link
 
 
 class Searcher(Protocol):
@@ -44,6 +45,8 @@ class Searcher(Protocol):
 
     def search(self, request: SearchRequest) -> SearchResult: ...
 
+    def answering(self, result: SearchResult, hit: SearchHit) -> list[tuple[int, int]]: ...
+
 
 def load_default_searcher(
     settings: Settings, generation: Generation | None = None, embedder: Any = None
@@ -56,15 +59,6 @@ def load_default_searcher(
     return load_searcher(settings, generation=generation, embedder=embedder)
 
 
-def preview(text: str, n: int = PREVIEW_CHARS) -> str:
-    """The first ``n`` characters of a clause, cut at a space when one is near."""
-    text = " ".join(text.split())
-    if len(text) <= n:
-        return text
-    cut = text.rfind(" ", n - 40, n)
-    return text[: cut if cut > 0 else n] + "…"
-
-
 class Site:
     """The loaded searcher and store plus URL helpers and per-game glossary links."""
 
@@ -73,7 +67,7 @@ class Site:
         self.searcher = searcher
         self.generation: str | None = getattr(searcher, "generation", None)
         self.store: ClauseStore = searcher.store
-        self._glossary: dict[str, tuple[re.Pattern[str] | None, dict[str, Term]]] = {}
+        self._definitions: dict[str, Definitions] = {}
         self._lock = threading.Lock()
         self.doc_counts = {
             d.doc_id: len(self.store.clauses(d.doc_id)) for d in self.store.documents()
@@ -98,13 +92,19 @@ class Site:
         return doc_id
 
     # urls -----------------------------------------------------------------------------
-    def clause_url(self, game: str, clause_id: str, doc_id: str | None = None) -> str:
+    def clause_url(
+        self, game: str, clause_id: str, doc_id: str | None = None, pin: bool = False
+    ) -> str:
         """The permalink; ``?doc=`` only when the clause is not in the game's primary document,
-        ``?edition=`` when it is in another edition of the same rulebook."""
+        ``?edition=`` when it is in another edition of the same rulebook, or always for a
+        rulebook's clause with ``pin`` (the answer card's link keeps the wording it showed)."""
         primary = self.primary_doc(game)
         if doc_id is None:
             return clause_url(game, clause_id, None, primary.doc_id)
-        pin_doc, edition = permalink_pin(self.store.document(doc_id), primary)
+        doc = self.store.document(doc_id)
+        pin_doc, edition = permalink_pin(doc, primary)
+        if pin and pin_doc is None and doc.kind == "rules":
+            edition = doc.version
         return clause_url(game, clause_id, pin_doc, None, edition)
 
     def doc_lang(self, doc_id: str) -> str:
@@ -120,37 +120,32 @@ class Site:
         c = self.store.get(doc_id, clause_id)
         return preview(c.text or c.title) if c else ""
 
-    # glossary -------------------------------------------------------------------------
-    def glossary(self, game: str) -> tuple[re.Pattern[str] | None, dict[str, Term]]:
-        """A regex over every glossary name of ``game`` and the entry each name links to."""
+    # definitions ----------------------------------------------------------------------
+    def definitions(self, game: str) -> Definitions:
+        """The glossary and keyword terms of ``game``'s documents in force (built once)."""
         with self._lock:
-            if game not in self._glossary:
-                self._glossary[game] = self._build_glossary(game)
-            return self._glossary[game]
+            if game not in self._definitions:
+                self._definitions[game] = self._build_definitions(game)
+            return self._definitions[game]
 
-    def _build_glossary(self, game: str) -> tuple[re.Pattern[str] | None, dict[str, Term]]:
-        terms: dict[str, Term] = {}
+    def glossary(self, game: str) -> Linker:
+        """A regex over every defined term of ``game`` and the entry each name links to."""
+        return self.definitions(game).linker()
+
+    def _build_definitions(self, game: str) -> Definitions:
+        entries: list[Definition] = []
         shown = visible_docs(self.store.documents())
         for doc in self.store.docs_of(game):
             if doc.doc_id not in shown:
                 continue
             for c in self.store.clauses(doc.doc_id):
-                if c.kind != "glossary":
-                    continue
-                body = c.text.removeprefix(c.title).strip() or c.text
-                term = Term(self.clause_url(game, c.clause_id, doc.doc_id), c.title, preview(body))
-                for name in (c.title, *c.aliases):
-                    name = name.strip().rstrip(":").strip()
-                    if _linkable(name):
-                        terms.setdefault(name.casefold(), term)
-        log.debug("glossary of %s: %d names", game, len(terms))
-        return term_pattern(list(terms)), terms
-
-
-def _linkable(name: str) -> bool:
-    """Glossary names worth a link: long enough, and no placeholder like "<xxx>"."""
-    need = MIN_TERM_CHARS if name.isascii() else MIN_THAI_TERM_CHARS
-    return len(name) >= need and "<" not in name
+                names = defining_names(c)
+                if names:
+                    url = self.clause_url(game, c.clause_id, doc.doc_id)
+                    text = definition_text(self.store, c)
+                    entries.append(Definition(names, c.doc_id, c.clause_id, c.title, text, url))
+        log.debug("definitions of %s: %d terms", game, len(entries))
+        return Definitions(entries)
 
 
 def page_url(request: Request, **params: str | None) -> str:

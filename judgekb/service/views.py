@@ -7,27 +7,36 @@ hold HTML are :class:`markupsafe.Markup` built by :func:`judgekb.service.markup.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import pairwise
 from typing import Any
 
+from markupsafe import Markup
 from starlette.requests import Request
 
 from judgekb.corpus.amend import PROBABLE_BELOW
 from judgekb.corpus.editions import visible_docs
+from judgekb.corpus.export import citation
 from judgekb.corpus.model import Clause
 from judgekb.index.results import RefLink, SearchHit, SearchResult
-from judgekb.service.markup import Term, ref_pattern, render_text
-from judgekb.service.site import Site, page_url, preview
+from judgekb.service.answer import citation_words
+from judgekb.service.answer import context as answer_context
+from judgekb.service.answer import notes as answer_notes
+from judgekb.service.i18n import labels
+from judgekb.service.markup import Linker, Term, preview, ref_pattern, render_text
+from judgekb.service.site import Site, page_url
 
 OG_LOCALES = {"th": "th_TH", "ms": "ms_MY", "en": "en_US"}  # Open Graph names of languages
 TOC_DEPTH = 2  # chapters and sections; clauses are listed on their section's page
 LABEL_CHARS = 70
+LINE_CHARS = 160  # a candidate under the answer card: one line of its own text
 
 
 def node_label(clause_id: str, title: str, text: str, kind: str) -> str:
-    """How a clause is named in lists: glossary by its term, others by id and title."""
+    """How a clause is named in lists and breadcrumbs: glossary by its term, others by id and
+    title, cut to :data:`LABEL_CHARS` (One Piece 7-1 prints a paragraph where a title goes)."""
     if kind == "glossary" or title.casefold() == clause_id.casefold():
-        return title or clause_id
-    return f"{clause_id} {title or preview(text, LABEL_CHARS)}".strip()
+        return preview(title, LABEL_CHARS) or clause_id
+    return f"{clause_id} {preview(title or text, LABEL_CHARS)}".strip()
 
 
 def _ref(site: Site, doc: str, clause_id: str | None, written: str, pre: str = "") -> dict:
@@ -117,15 +126,19 @@ def doc_badges(site: Site, doc_id: str) -> list[dict]:
     return badges
 
 
+def _linkers(site: Site, game: str, refs: list[dict]) -> list[Linker]:
+    """What clause text links: its references as written, and the game's defined terms."""
+    links = {
+        r["written"].casefold(): Term(r["url"], r["label"], r["preview"]) for r in refs if r["url"]
+    }
+    return [(ref_pattern(list(links)), links), site.glossary(game)]
+
+
 def _text(
     site: Site, game: str, text: str, matched: Iterable[str], self_url: str, refs: list[dict]
 ) -> Any:
     """Clause text with matches marked, references and glossary terms linked in place."""
-    links = {
-        r["written"].casefold(): Term(r["url"], r["label"], r["preview"]) for r in refs if r["url"]
-    }
-    linkers = [(ref_pattern(list(links)), links), site.glossary(game)]
-    return render_text(text, tuple(matched), linkers, self_url)
+    return render_text(text, tuple(matched), _linkers(site, game, refs), self_url)
 
 
 def hit_view(site: Site, hit: SearchHit) -> dict:
@@ -155,6 +168,7 @@ def hit_view(site: Site, hit: SearchHit) -> dict:
         "later": hit.later,  # a later edition of its rulebook (issue 13)
         "changes_url": f"/changes/{hit.family}" if hit.later else None,
         "lang": site.doc_lang(hit.doc_id),
+        "line": preview(hit.text or hit.title, LINE_CHARS),
     }
 
 
@@ -209,13 +223,31 @@ def _brief(site: Site, b: Mapping[str, Any] | None) -> dict | None:
     }
 
 
-def clause_view(site: Site, game: str, detail: Mapping[str, Any]) -> dict:
-    """The permalink page of one clause (``detail`` is :func:`clause_detail`'s dict)."""
+def clause_view(
+    site: Site, game: str, detail: Mapping[str, Any], lang: str = "en", asked: str = ""
+) -> dict:
+    """The permalink page of one clause (``detail`` is :func:`clause_detail`'s dict): the
+    answer card's context (parents with their text, sub-clauses of a heading, the rest of a
+    list), the book's known problems and the citation in the judge's language; ``asked`` a
+    misprinted number's intended form the URL named instead of the printed one."""
     doc, cid = detail["doc"], detail["clause_id"]
     url = site.clause_url(game, cid, doc)
     refs_out = _detail_refs(site, detail["refs_out"])
+    clause = site.store.get(doc, cid)
+    assert clause is not None
+    around = [
+        {**x, "url": site.doc_url(doc, x["clause_id"]), "lang": clause.lang}
+        for x in answer_context(site, clause)
+    ]
+    misprint = asked in clause.aliases and clause.kind != "glossary"  # not a term's name
+    alias = labels(lang)["alias_resolved"].format(asked=asked, printed=cid) if misprint else ""
     return {
         **detail,
+        "citation": citation(site.store.document(doc), clause, citation_words(lang)),
+        "context_v": around,
+        "notes": answer_notes(site, clause, lang),
+        "alias_note": alias,
+        "own_text": detail["text"].strip() != detail["title"].strip(),
         "url": url,
         "label": node_label(cid, detail["title"], "", detail["kind"]),
         "game_name": site.store.games()[game],
@@ -282,3 +314,54 @@ def games_view(site: Site) -> list[dict]:
         {"slug": g, "name": name, "url": f"/rules/{g}", "docs": site.store.docs_of(g)}
         for g, name in site.store.games().items()
     ]
+
+
+def _marked(
+    site: Site, game: str, text: str, spans: list[list[int]], url: str, refs: list[dict]
+) -> Any:
+    """``text`` with the answer sentences in <mark class="answer">, references and defined
+    terms linked in place; each piece escaped before any tag joins them."""
+    linkers = _linkers(site, game, refs)
+    answer = {(a, b) for a, b in spans} if len(spans) > 1 else set()  # one: the whole clause
+    cuts = sorted({0, len(text), *(x for s in spans for x in s)})
+    out = []
+    for a, b in pairwise(cuts):
+        piece = render_text(text[a:b], (), linkers, url)
+        mark = (a, b) in answer
+        out.append(Markup('<mark class="answer">') + piece + Markup("</mark>") if mark else piece)
+    return Markup("").join(out)
+
+
+def card_view(site: Site, card: Mapping[str, Any]) -> dict[str, Any]:
+    """The answer card of :func:`judgekb.service.answer.build_card`, ready to render."""
+    a = card["answer"]
+    view: dict[str, Any] = {**card, "answer": None}
+    view["alternatives"] = [
+        {**x, "label": node_label(x["clause_id"], x["title"], "", x["kind"])}
+        for x in card["alternatives"]
+    ]
+    if a is None:
+        return view
+    game, doc = a["game"], a["doc"]
+    refs = _refs(site, [RefLink(doc, r["clause_id"], r["written"]) for r in a["refs"]])
+
+    def item(x: Mapping[str, Any], where: str = doc) -> dict[str, Any]:
+        url = site.doc_url(x.get("doc", where), x["clause_id"])
+        return {**x, "url": url, "lang": site.doc_lang(x.get("doc", where))}
+
+    view["answer"] = {
+        **a,
+        "game_name": site.store.games().get(game, game),
+        "label": node_label(a["clause_id"], a["title"], "", a["kind"]),
+        "html": _marked(site, game, a["text"], a["answer_spans"], a["url"], refs),
+        "copy_text": f"{a['citation']}\n{a['text']}",
+        "context": [item(x) for x in a["context"]],
+        "refs": [item(x) for x in a["refs"]],
+        "cited_by": [item(x) for x in a["cited_by"]],
+        "versions": [
+            {**item(v), "doc_title": site.store.document(v["doc"]).title} for v in a["versions"]
+        ],
+        "repaired": bool(a["raw_text"]),
+        "corrected": False,
+    }
+    return view

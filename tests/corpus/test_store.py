@@ -76,5 +76,22 @@ def test_a_store_of_an_older_schema_names_the_fix(tmp_path):
     with con:
         con.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     con.close()
-    with pytest.raises(StoreError, match=r"has schema 1, this judgekb reads schema 2; run"):
+    with pytest.raises(StoreError, match=r"has schema 1, this judgekb reads schema 3; run"):
         ClauseStore(path)
+
+
+def test_a_misprinted_number_resolves_by_its_intended_form(tmp_path):
+    from judgekb.corpus.model import Clause, Document
+
+    doc = Document("vg", "vanguard", "Vanguard", "VG", "ms", "1", "", "rules", "v.txt")
+    clauses = [
+        Clause("vg", "7.35", None, "clause", "", "Induk", "Induk", "ms", 1, 0),
+        Clause("vg", "7.46.1", "7.35", "clause", "", "Salah", "Salah", "ms", 2, 1,
+               aliases=("7.35.1",)),
+    ]  # fmt: skip
+    write_store(tmp_path / "c.sqlite", [doc], clauses)
+    store = ClauseStore(tmp_path / "c.sqlite")
+    assert store.find("vanguard", "7.35.1").clause_id == "7.46.1"
+    assert store.find("vanguard", "7.46.1").clause_id == "7.46.1"
+    with pytest.raises(ClauseNotFound):
+        store.find("vanguard", "7.35.2")

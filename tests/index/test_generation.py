@@ -32,6 +32,8 @@ FILES = [
     "index/dense.faiss",
     "index/ids.json",
     "index/manifest.json",
+    "index/sentences.json",
+    "index/sentences.npy",
     "index/text_view.npy",
 ]
 

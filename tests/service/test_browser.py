@@ -16,16 +16,22 @@ def test_search_thai_open_hit_follow_reference(page, tmp_path: Path) -> None:
     page.fill("input[name=q]", "เงื่อนไขครบ")
     page.click("form.search button")
     page.wait_for_url("**/search?q=*")
-    # every clause of the game's tiny books is a candidate; the one printing the words first
-    assert page.locator("li.hit").count() == 8
-    assert page.locator("li.hit .cite").first.inner_text() == (
+    # the answer card first: the best clause whole, its citation once; one line per other one
+    card = page.locator("section.card")
+    assert card.locator(".cite").first.inner_text() == (
         "Summoner Master · Summoner Master Complete Rulebook · Update 2014-01 · 2014-01-01 · §602.1"
     )
-    assert page.locator("li.hit mark").first.inner_text() == "เงื่อนไขครบ"
+    assert card.locator("h2").inner_text() == "Best match"
+    assert card.locator("p.citation").count() == 1
+    assert page.locator("li.hit").count() == 7  # the other clauses of the game's tiny books
     page.screenshot(path=str(tmp_path / "results.png"), full_page=True)
+    # nothing wider than the phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    card.locator("details.fold summary").first.click()
+    assert card.locator("details.fold p.text").first.inner_text() == "ชนิดของ Effect"
 
-    page.click("li.hit a.cid")
-    page.wait_for_url("**/rules/summoner-master/602.1")
+    card.locator("p.cite a.cid").first.click()
+    page.wait_for_url("**/rules/summoner-master/602.1?edition=*")
     assert page.locator("h1.cid").inner_text() == "§602.1"
 
     ref = page.locator("p.refs a.ref", has_text="602.1.4")

@@ -86,7 +86,7 @@ def test_skip_link_heading_and_live_region(client) -> None:
 def test_clause_page_has_share_preview_and_print_address(client) -> None:
     html = client.get("/rules/vanguard/13.1").text
     assert (
-        '<meta property="og:title" content="Cardfight!! Vanguard — Cardfight!! Vanguard Peraturan Komprehensif (Malay edition) §13.1">'
+        '<meta property="og:title" content="Cardfight!! Vanguard — Cardfight!! Vanguard Peraturan Komprehensif (Malay edition, date not printed) §13.1">'
         in html
     )
     assert (

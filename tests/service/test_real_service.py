@@ -59,7 +59,10 @@ def test_a_number_two_games_print_shows_a_chooser(real_client) -> None:
 def test_search_pages_and_api(real_client, q: str, game: str) -> None:
     r = real_client.get("/search", params={"q": q, "game": game})
     assert r.status_code == 200
-    assert r.text.count('<li class="hit">') == 10
+    card = real_client.get("/api/answer", params={"q": q, "game": game}).json()
+    shown = {"high": 1, "low": 3, "none": 0}[card["confidence"]]  # in the card, whole
+    assert r.text.count('<li class="hit">') == 10 - shown
+    assert card["answer"] is None or card["answer"]["game"] == game
     body = real_client.get("/api/search", params={"q": q, "game": game, "k": 5}).json()
     assert len(body["results"]) == 5 and {h["game"] for h in body["results"]} == {game}
 

@@ -66,6 +66,11 @@ ROUTES = [
     "/changes?lang={p}",
     "/changes/{p}",
     "/changes/sm-2014?to={p}",
+    "/api/answer?q={p}",
+    "/api/answer?q=x&game={p}",
+    "/api/answer?q=x&lang={p}",
+    "/api/answer?q=x&edition={p}",
+    "/api/answer?q=x&date={p}",
 ]
 
 JS_URL = re.compile(r"""(href|src|action|formaction)\s*=\s*["']?\s*javascript:""", re.I)
@@ -89,6 +94,8 @@ SAFE_TAGS = {
     "section",
     "h1",
     "h2",
+    "h3",
+    "div",
     "p",
     "ul",
     "ol",
@@ -162,6 +169,8 @@ def test_no_stored_xss_in_titles_and_text(client) -> None:
         "/rules/summoner-master/602.2",
         "/api/clauses/summoner-master/602.3",
         "/api/search?q=ข้อความทดสอบ",
+        "/api/answer?q=ข้อความทดสอบ",
+        "/api/answer?q=ข้อความทดสอบ&game=summoner-master",
     ):
         body = client.get(url).text
         assert STORED_XSS_TEXT not in body and STORED_XSS_TITLE not in body
