@@ -43,7 +43,7 @@ def test_search_page_leads_with_the_answer_card(client) -> None:
         '<a class="term ref" href="/rules/summoner-master/602.1.4" data-title="602.1.4" '
         'data-preview="เมื่อผู้เล่นร่าย Seal ให้ตรวจสอบเงื่อนไขของ Trigger Effect">602.1.4</a></p>'
     ) in card
-    assert '<h3>What it cites</h3>' in card
+    assert "<h3>What it cites</h3>" in card
     assert '<p class="text" lang="th">เมื่อผู้เล่นร่าย Seal ให้ตรวจสอบเงื่อนไขของ Trigger Effect</p>' in card
     assert '<span class="rel">Same list</span> <span class="cid">§602.2</span>' in card
     assert card.count('<p class="citation">') == 3  # the answer's, and one per side candidate
@@ -68,9 +68,7 @@ def test_a_heading_shows_its_sub_clauses_and_an_amendment_its_later_wording(clie
         "· Malay edition · date not printed · "
         '<a class="cid" href="/rules/vanguard/11?edition=Malay+edition">§11 Semakan</a></p>'
     ) in html
-    assert (
-        '<summary><span class="rel">Sub-clause</span> <span class="cid">§11.6.1</span>'
-    ) in html
+    assert ('<summary><span class="rel">Sub-clause</span> <span class="cid">§11.6.1</span>') in html
     body = client.get("/api/answer", params={"q": "610.1", "game": "summoner-master"}).json()
     assert body["answer"]["doc"] == "sm-decree-2009"
     assert body["answer"]["versions"] == [
