@@ -229,9 +229,13 @@ def serve(
     """Run the judge web service (search page, permalinks, JSON API)."""
     import uvicorn
 
+    from judgekb.index.memory import limit_malloc_arenas
     from judgekb.service.app import create_app
 
     settings = _settings()
+    # Before the thread pool exists: its threads would each get a malloc arena that keeps
+    # the memory of a burst of requests after the burst (issue 16: RSS never came back).
+    limit_malloc_arenas(settings.malloc_arena_max)
     try:
         application = create_app(settings)
     except JudgeKBError as exc:

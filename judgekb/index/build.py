@@ -97,8 +97,14 @@ def build_index(
     faiss_kind: str = "flat",
     force: bool = False,
     progress: Callable[[str, int, int], None] | None = None,
+    encoder: str | None = None,
 ) -> IndexBuild:
-    """Write ``index_dir`` (atomically) for every clause in ``store``; skip if up to date."""
+    """Write ``index_dir`` (atomically) for every clause in ``store``; skip if up to date.
+
+    ``encoder`` (the embedding backend, ``onnx`` | ``torch``) is recorded in the manifest, so
+    that a changed ``JUDGEKB_ENCODER`` rebuilds; passages already in the embedding cache are
+    reused, since both backends give the same vectors (cosine >= 0.9999).
+    """
     import bm25s
     import faiss
 
@@ -106,6 +112,8 @@ def build_index(
     clauses = store.clauses()
     expected = expected_manifest(model_name, store.meta.get("corpus_hash", ""))
     expected["faiss"] = faiss_kind  # a changed JUDGEKB_FAISS_INDEX rebuilds
+    if encoder is not None:
+        expected["encoder"] = encoder  # and so does a changed JUDGEKB_ENCODER
     if not force and index_is_current(index_dir, expected):
         return IndexBuild(len(clauses), 0, True, time.perf_counter() - t0)
     paths = heading_paths(clauses)
@@ -140,7 +148,6 @@ def build_index(
         {
             **expected,
             "dim": int(vecs.shape[1]),
-            "faiss": faiss_kind,
             "n_clauses": len(clauses),
             "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         },
@@ -164,7 +171,7 @@ def build_all(settings: Settings, force: bool = False, console: Console | None =
 
     from judgekb.corpus.build import build_corpus
     from judgekb.corpus.manifest import load_manifest
-    from judgekb.index.embedder import load_embedder
+    from judgekb.index.embedder import configured_embedder
 
     t0 = time.perf_counter()
     columns = (
@@ -182,6 +189,12 @@ def build_all(settings: Settings, force: bool = False, console: Console | None =
         )
         bar.update(task, total=1, completed=1, description="corpus")
         store = ClauseStore(settings.store_path)
+        if settings.encoder == "onnx":  # the query encoder of serve and search: export it now
+            from judgekb.index.onnx_export import onnx_model_dir
+
+            task = bar.add_task("ONNX encoder (exported once)", total=1)
+            onnx_model_dir(settings.model, settings.models_dir)
+            bar.update(task, completed=1)
         tasks: dict[str, Any] = {}
 
         def progress(stage: str, done: int, total: int) -> None:
@@ -193,18 +206,12 @@ def build_all(settings: Settings, force: bool = False, console: Console | None =
             store,
             settings.index_dir,
             settings.data_dir / "cache" / "embeddings.sqlite",
-            lambda: load_embedder(
-                settings.model,
-                settings.models_dir,
-                settings.torch_threads,
-                settings.query_prefix,
-                settings.passage_prefix,
-                settings.encode_batch_size,
-            ),
+            lambda: configured_embedder(settings),
             settings.model,
             settings.faiss_index,
             force,
             progress,
+            settings.encoder,
         )
     errors = "".join(f"\nskipped {d}: {m}" for d, m in built.errors)
     state = "index up to date" if result.skipped else f"embedded {result.embedded} new passages"

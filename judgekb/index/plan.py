@@ -54,6 +54,7 @@ class QueryPlan:
     expansion: list[str] = field(default_factory=list)
     terms: list[str] = field(default_factory=list)  # BM25 tokens (query + expansion)
     lang: str = "none"  # th | ms | en | none
+    query_truncated: bool = False  # the encoder read only the first 512 tokens
 
 
 class Planner:

@@ -99,6 +99,7 @@ class SearchResult:
     elsewhere: tuple[Elsewhere, ...] = ()  # a number the chosen game does not print
     inferred: GameEvidence | None = None  # the game the question named or implied
     signals: SearchSignals | None = None  # what confidence was judged from (not in the JSON)
+    query_truncated: bool = False  # the encoder read only the query's first 512 tokens
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -108,5 +109,6 @@ class SearchResult:
             "ambiguous_games": list(self.ambiguous_games),
             "elsewhere": [e.to_json() for e in self.elsewhere],
             "inferred_game": self.inferred.to_json() if self.inferred else None,
+            "query_truncated": self.query_truncated,
             "results": [h.to_json() for h in self.hits],
         }

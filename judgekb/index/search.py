@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from judgekb.corpus.store import ClauseStore
+from judgekb.errors import Overloaded
 from judgekb.index.artifacts import read_manifest
 from judgekb.index.confidence import ConfidenceModel, SearchSignals, load_confidence
 from judgekb.index.fusion import Fusion, fuse
@@ -37,6 +38,8 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Fusion", "Searcher", "load_searcher"]
 
+TRUNCATED_NOTE = "the query is longer than the encoder's 512 tokens: only its start was read"
+
 
 class Searcher:
     """A loaded index with its query planner: call :meth:`search` from any thread."""
@@ -53,8 +56,9 @@ class Searcher:
         game_aliases: Mapping[str, Iterable[str]] | None = None,
         faiss_kind: str | None = None,
         confidence: ConfidenceModel | None = None,
+        encoder: str | None = None,
     ) -> None:
-        self.index = LoadedIndex(store, index_dir, embedder, model_name, faiss_kind)
+        self.index = LoadedIndex(store, index_dir, embedder, model_name, faiss_kind, encoder)
         self.fusion = fusion or Fusion()
         lexicon = lexicon or Lexicon()
         game_of = {d: doc.game for d, doc in self.index.docs.items()}
@@ -84,7 +88,8 @@ class Searcher:
         if mode == "bm25":
             return np.zeros(n, np.float32), bm
         text = self.planner.dense_text(plan, self.fusion.expand_dense)
-        return self.index.dense_scores(text), bm
+        plan.query_truncated = self.index.query_truncated(text)
+        return self.index.dense_scores(text, plan.request.deadline), bm
 
     def rank(self, plan: QueryPlan, dense: np.ndarray, bm: np.ndarray) -> np.ndarray:
         mode = plan.request.mode
@@ -98,6 +103,8 @@ class Searcher:
     # public -----------------------------------------------------------------------------
     def search(self, request: SearchRequest) -> SearchResult:
         t0 = time.perf_counter()
+        if request.deadline is not None and time.monotonic() > request.deadline:
+            raise Overloaded("the search service is busy: this search waited too long to start")
         plan = self.planner.plan(request)
         k = request.k
         hits: list[SearchHit] = []
@@ -136,6 +143,8 @@ class Searcher:
             elsewhere=plan.elsewhere,
             inferred=plan.inferred,
             signals=signals,
+            query_truncated=plan.query_truncated,
+            notes=(TRUNCATED_NOTE,) if plan.query_truncated else (),
         )
 
     # ordering ---------------------------------------------------------------------------
@@ -230,22 +239,15 @@ def load_searcher(settings: Settings, with_model: bool = True) -> Searcher:
     """Open the store and index named by ``settings``; load the embedding model."""
     from judgekb.config import DATA_DIR
     from judgekb.corpus.manifest import load_manifest
-    from judgekb.index.embedder import BatchingEmbedder, load_embedder
+    from judgekb.index.batching import BatchingEmbedder
+    from judgekb.index.embedder import configured_embedder
     from judgekb.index.terms import load_lexicon, load_thai_synonyms
 
     store = ClauseStore(settings.store_path)
     read_manifest(settings.index_dir)  # fail fast, before loading a model
     embedder = None
     if with_model:
-        embedder = BatchingEmbedder(
-            load_embedder(
-                settings.model,
-                settings.models_dir,
-                settings.torch_threads,
-                settings.query_prefix,
-                settings.passage_prefix,
-            )
-        )
+        embedder = BatchingEmbedder(configured_embedder(settings))
         embedder.encode_queries(["warm-up"])  # the first forward pass is slow: pay it now
     # pythainlp loads its dictionary on the first Thai word (0.6 s): not in a judge's query.
     tokenize("ผู้เล่นแพ้เมื่อไหร่")
@@ -258,4 +260,5 @@ def load_searcher(settings: Settings, with_model: bool = True) -> Searcher:
         settings.max_query_chars,
         game_aliases=load_manifest(settings.manifest).game_aliases,
         faiss_kind=settings.faiss_index,
+        encoder=settings.encoder,
     )

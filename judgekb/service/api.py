@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
@@ -18,6 +19,7 @@ from judgekb.index.request import (
     SearchRequest,
 )
 from judgekb.index.results import SearchResult
+from judgekb.service.admission import arrival
 from judgekb.service.schemas import (
     ERROR_RESPONSES,
     DocumentOut,
@@ -38,8 +40,11 @@ def site_of(request: Request) -> Site:
     return request.app.state.site  # type: ignore[no-any-return]
 
 
-def run_search(site: Site, request: SearchRequest) -> SearchResult:
-    """Validate at once (empty 400, too long 413, unknown game/doc 404), then search."""
+def run_search(site: Site, request: SearchRequest, arrived: float | None = None) -> SearchResult:
+    """Validate at once (empty 400, too long 413, unknown game/doc 404), then search.
+
+    ``arrived`` (when admission let the HTTP request in) sets the search's deadline.
+    """
     validate_query(request.text, site.settings.max_query_chars)
     scope = request.scope
     if scope.game:
@@ -47,7 +52,7 @@ def run_search(site: Site, request: SearchRequest) -> SearchResult:
         site.game_doc(scope.game, scope.doc)
     elif scope.doc:
         site.store.document(scope.doc)
-    return site.searcher.search(request)
+    return site.searcher.search(replace(request, deadline=site.admission.deadline(arrived)))
 
 
 @router.get("/api/search", summary="Search the rules (same JSON as `judgekb search --json`)")
@@ -67,7 +72,8 @@ def api_search(
     ] = None,
 ) -> Any:
     scope = Scope(game=game, doc=doc, doc_kind=doc_kind, clause_kind=kind, lang=lang)
-    return run_search(site_of(request), SearchRequest(q, scope, k, mode)).to_json()
+    search = SearchRequest(q, scope, k, mode)
+    return run_search(site_of(request), search, arrival(request)).to_json()
 
 
 @router.get("/api/clauses/{game}/{clause_id:path}", summary="One clause with its neighbourhood")

@@ -7,6 +7,7 @@ at start-up, naming ``judgekb build``, when the store or index is missing).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from fastapi import FastAPI
@@ -16,8 +17,10 @@ from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 
 from judgekb.config import Settings
+from judgekb.errors import Overloaded
 from judgekb.service import api, pages
-from judgekb.service.errors import install_error_handlers
+from judgekb.service.admission import SEARCH_PATHS, Admission
+from judgekb.service.errors import error_response, install_error_handlers
 from judgekb.service.render import STATIC_DIR
 from judgekb.service.site import Searcher, Site, load_default_searcher
 
@@ -48,6 +51,27 @@ async def security_headers(
     return response
 
 
+async def admit_searches(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    """HTTP middleware: the admission limit on the search routes."""
+    if request.url.path not in SEARCH_PATHS:
+        return await call_next(request)
+    admission: Admission = request.app.state.site.admission
+    request.state.arrived = time.monotonic()
+    if not admission.enter():
+        log.debug("refused %s: %d searches in flight", request.url.path, admission.in_flight)
+        busy = Overloaded(
+            f"the search service is busy ({admission.in_flight} searches in progress); "
+            "retry in a moment"
+        )
+        return error_response(request, busy)
+    try:
+        return await call_next(request)
+    finally:
+        admission.leave()
+
+
 def create_app(settings: Settings, searcher: Searcher | None = None) -> FastAPI:
     """Build the app; ``searcher`` defaults to ``judgekb.index.search.load_searcher``."""
     if searcher is None:
@@ -60,6 +84,7 @@ def create_app(settings: Settings, searcher: Searcher | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.site = Site(settings, searcher)
+    app.middleware("http")(admit_searches)  # inside security_headers: a 503 gets them too
     app.middleware("http")(security_headers)
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # venue wifi: Thai UTF-8 packs ~4x
     install_error_handlers(app)

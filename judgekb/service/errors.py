@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from judgekb.errors import ClauseNotFound, JudgeKBError, UnknownDocument, UnknownGame
+from judgekb.errors import ClauseNotFound, JudgeKBError, Overloaded, UnknownDocument, UnknownGame
 from judgekb.service.render import render
 from judgekb.service.schemas import ErrorBody, SafeJSONResponse
 
@@ -80,14 +80,25 @@ def _known_links(request: Request, exc: Exception, body: ErrorBody) -> list[dict
     return [{"label": k, "url": f"/rules/{quote(k, safe='')}"} for k in body.known or []]
 
 
+def retry_headers(request: Request, exc: Exception) -> dict[str, str]:
+    """``Retry-After`` for an overloaded service (seconds from the settings)."""
+    if not isinstance(exc, Overloaded):
+        return {}
+    site = getattr(request.app.state, "site", None)
+    return {"Retry-After": str(site.settings.retry_after_s if site is not None else 1)}
+
+
 def error_response(request: Request, exc: Exception) -> Response:
     body = error_body(exc)
-    if body.status >= 500:
+    if isinstance(exc, Overloaded):
+        log.info("%s %s -> 503: %s", request.method, request.url.path, exc)
+    elif body.status >= 500:
         log.error("%s %s -> %s", request.method, request.url.path, exc, exc_info=exc)
+    headers = retry_headers(request, exc)
     if wants_json(request):
-        return SafeJSONResponse(body.body(), status_code=body.status)
+        return SafeJSONResponse(body.body(), status_code=body.status, headers=headers)
     known = _known_links(request, exc, body)
-    return render(
+    response = render(
         request,
         "error.html",
         {
@@ -98,6 +109,8 @@ def error_response(request: Request, exc: Exception) -> Response:
         },
         status_code=body.status,
     )
+    response.headers.update(headers)
+    return response
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from judgekb.corpus.export import clause_detail
 from judgekb.index.query import parse_query
 from judgekb.index.request import SearchRequest
+from judgekb.service.admission import arrival
 from judgekb.service.api import DocId, GameSlug, QueryText, run_search, site_of
 from judgekb.service.render import render
 from judgekb.service.views import clause_view, games_view, hit_view, search_status, toc_view
@@ -35,7 +36,7 @@ def search_page(
     """Cited hits; a clause number typed as the query goes straight to its permalink."""
     site = site_of(request)
     game = game or None
-    result = run_search(site, SearchRequest.of(q, game=game, k=k))
+    result = run_search(site, SearchRequest.of(q, game=game, k=k), arrival(request))
     top = result.hits[0] if result.hits else None
     if top and top.via == "lookup" and result.confidence == "high" and _only_a_number(q):
         return RedirectResponse(site.clause_url(top.game, top.clause_id, top.doc_id), 303)

@@ -20,6 +20,7 @@ from judgekb.errors import StoreError, UnknownDocument
 from judgekb.index.hits import clause_url
 from judgekb.index.request import SearchRequest
 from judgekb.index.results import SearchResult
+from judgekb.service.admission import Admission
 from judgekb.service.markup import Term, term_pattern
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,7 @@ class Site:
     def __init__(self, settings: Settings, searcher: Searcher) -> None:
         self.settings = settings
         self.searcher = searcher
+        self.admission = Admission(settings.search_queue_limit, settings.search_deadline_ms)
         self.store: ClauseStore = searcher.store
         self._glossary: dict[str, tuple[re.Pattern[str] | None, dict[str, Term]]] = {}
         self._lock = threading.Lock()
