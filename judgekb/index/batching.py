@@ -4,8 +4,10 @@ Under load (the web service runs searches on a thread pool) many small forward p
 oversubscribe the two cores; one worker encoding whatever queued up while it was busy gives the
 same single-query latency and several times the throughput. Three rules keep that fair:
 
-- what queued is split into groups of similar token length (:func:`length_groups`), shortest
-  first, so a 1,000-character query neither pads short ones to its length nor delays them;
+- what queued is split into groups of similar token length (:func:`length_groups`), and the
+  group of the shortest is encoded first, so a 1,000-character query neither pads short ones
+  to its length nor delays the ones that keep arriving (and a pass holds at most 1,024
+  tokens);
 - a query carries a deadline (``time.monotonic()``) by which its encoding must start; a query
   still queued past it fails with :class:`~judgekb.errors.Overloaded` instead of waiting on,
   so under overload the queue sheds load rather than growing;
@@ -15,6 +17,7 @@ same single-query latency and several times the throughput. Three rules keep tha
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -35,14 +38,17 @@ log = logging.getLogger(__name__)
 
 IDLE_SECONDS = 1.0  # queue idle this long after work: give freed memory back
 QUERY_PAD_RATIO = 1.5  # queries: padded tokens at most 1.5 x real tokens per group
+GROUP_TOKENS = 1024  # and at most this many per forward pass, so no pass blocks for long
 
 
-def length_groups(lengths: Sequence[int], max_batch: int, max_pad_ratio: float) -> list[list[int]]:
+def length_groups(
+    lengths: Sequence[int], max_batch: int, max_pad_ratio: float, max_tokens: int = 0
+) -> list[list[int]]:
     """Indexes of ``lengths`` in groups of similar length, shortest group first.
 
-    Sorted by length, a group grows while it has fewer than ``max_batch`` members and padding
+    Sorted by length, a group grows while it has fewer than ``max_batch`` members, padding
     every member to the longest keeps the group's tokens within ``max_pad_ratio`` times their
-    real count. Each index appears exactly once.
+    real count and (when ``max_tokens``) within ``max_tokens``. Each index appears once.
     """
     order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))
     groups: list[list[int]] = []
@@ -51,7 +57,8 @@ def length_groups(lengths: Sequence[int], max_batch: int, max_pad_ratio: float) 
         n = max(lengths[i], 1)
         group = groups[-1] if groups else None
         if group is not None and len(group) < max_batch:
-            if (len(group) + 1) * n <= max_pad_ratio * (real + n):
+            padded = (len(group) + 1) * n
+            if padded <= max_pad_ratio * (real + n) and (not max_tokens or padded <= max_tokens):
                 group.append(i)
                 real += n
                 continue
@@ -61,13 +68,14 @@ def length_groups(lengths: Sequence[int], max_batch: int, max_pad_ratio: float) 
 
 
 class _Item:
-    __slots__ = ("deadline", "future", "queued_at", "text")
+    __slots__ = ("deadline", "future", "queued_at", "text", "tokens")
 
     def __init__(self, text: str, deadline: float | None) -> None:
         self.text = text
         self.deadline = deadline
         self.queued_at = time.monotonic()
         self.future: Future[np.ndarray] = Future()
+        self.tokens = 0  # counted by the worker
 
 
 class BatchingEmbedder:
@@ -84,22 +92,32 @@ class BatchingEmbedder:
 
     # worker -----------------------------------------------------------------------------
     def _run(self) -> None:
+        """Encode the group of the shortest pending queries, then look at the queue again.
+
+        Shortest first: a query that arrives while long ones wait goes before them, and a
+        long one waits only while shorter work keeps coming, until its deadline.
+        """
+        pending: list[_Item] = []
         dirty = False
         while True:
-            try:
-                items = [self._queue.get(timeout=IDLE_SECONDS if dirty else None)]
-            except queue.Empty:
-                release_memory()
-                dirty = False
-                continue
-            while len(items) < self.max_batch:
+            if not pending:
                 try:
-                    items.append(self._queue.get_nowait())
+                    pending.append(self._queue.get(timeout=IDLE_SECONDS if dirty else None))
                 except queue.Empty:
-                    break
-            lengths = [self.inner.query_tokens(it.text) for it in items]
-            for group in length_groups(lengths, self.max_batch, QUERY_PAD_RATIO):
-                self._encode([items[i] for i in group])
+                    release_memory()
+                    dirty = False
+                    continue
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    pending.append(self._queue.get_nowait())
+            for it in pending:
+                it.tokens = it.tokens or self.inner.query_tokens(it.text)
+            groups = length_groups(
+                [it.tokens for it in pending], self.max_batch, QUERY_PAD_RATIO, GROUP_TOKENS
+            )
+            chosen = set(groups[0])
+            self._encode([pending[i] for i in groups[0]])
+            pending = [it for i, it in enumerate(pending) if i not in chosen]
             dirty = True
 
     def _encode(self, items: list[_Item]) -> None:

@@ -30,6 +30,12 @@ def test_length_groups_split_where_padding_would_exceed_the_ratio():
     assert length_groups([10, 14, 20], 8, 1.3) == [[0, 1], [2]]
 
 
+def test_length_groups_cap_the_tokens_of_one_pass():
+    # four 236-token queries: 944 tokens fit in one pass of 1,024; a fifth would not
+    assert length_groups([236] * 5, 32, 1.5, 1024) == [[0, 1, 2, 3], [4]]
+    assert length_groups([2000], 32, 1.5, 1024) == [[0]]  # a single one always runs
+
+
 class GatedEmbedder(FakeEmbedder):
     """Blocks its first call until released and records every batch it encodes."""
 
