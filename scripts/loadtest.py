@@ -34,6 +34,7 @@ import asyncio
 import ipaddress
 import json
 import os
+import re
 import secrets
 import statistics
 import sys
@@ -133,6 +134,7 @@ class Tally:
     ok_ms: list[float] = field(default_factory=list)
     long_ms: list[float] = field(default_factory=list)
     busy: int = 0  # well-formed 503 + Retry-After
+    busy_why: dict[str, int] = field(default_factory=dict)  # their messages, digits as N
     errors: list[str] = field(default_factory=list)
     late_ms: list[float] = field(default_factory=list)  # how late the client sent
 
@@ -188,6 +190,8 @@ async def one_request(
         (tally.long_ms if client < plan.long_clients else tally.ok_ms).append(took)
     elif r.status_code == 503 and busy_ok(r):
         tally.busy += 1
+        why = re.sub(r"\d+", "N", r.json()["error"])
+        tally.busy_why[why] = tally.busy_why.get(why, 0) + 1
     else:
         tally.errors.append(f"{r.status_code} {r.text[:80]}")
 
@@ -262,6 +266,7 @@ async def run(url: str, plan: Plan, seconds: float, pid: int | None, settle: flo
         "errors": len(tally.errors),
         "error_samples": sorted(set(tally.errors))[:5],
         "busy_503": tally.busy,
+        "busy_503_why": tally.busy_why,
         "client_late_p95_ms": percentile(tally.late_ms, 95),
         "server_pid": pid,
         "server_rss_mb_before": rss_before,
