@@ -288,10 +288,14 @@ def serve(
 ) -> None:
     """Run the judge web service (search page, permalinks, JSON API); it moves to a new
     generation by itself when `judgekb build` makes one current."""
+    from judgekb.index.memory import limit_malloc_arenas
     from judgekb.service.app import create_app
     from judgekb.service.server import run_server
 
     settings = _settings()
+    # Before the thread pool exists: its threads would each get a malloc arena that keeps
+    # the memory of a burst of requests after the burst (issue 16: RSS never came back).
+    limit_malloc_arenas(settings.malloc_arena_max)
     try:
         application = create_app(settings)
     except JudgeKBError as exc:

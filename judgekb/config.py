@@ -94,6 +94,39 @@ class Settings(BaseSettings):
             "past it the request gets a 400 in the service's error shape, before the app."
         ),
     )
+    encoder: Literal["onnx", "torch"] = Field(
+        "onnx",
+        description=(
+            "Embedding backend: 'onnx' (onnxruntime over an ONNX export of the model, built "
+            "offline by `judgekb build`; about twice as fast, no torch in the service) or "
+            "'torch' (sentence-transformers). Both give the same vectors (cosine >= 0.9999); "
+            "the choice is in the index manifest, so changing it rebuilds the index (from the "
+            "embedding cache, in seconds)."
+        ),
+    )
+    encoder_threads: int = Field(2, description="Threads onnxruntime may use per forward pass.")
+    search_queue_limit: int = Field(
+        16,
+        description=(
+            "Searches the service runs or queues at once; one more is answered 503 with "
+            "Retry-After at once (0 = no limit)."
+        ),
+    )
+    search_deadline_ms: int = Field(
+        150,
+        description=(
+            "A search whose query has not reached the encoder this long after it arrived is "
+            "answered 503 with Retry-After instead of waiting on (0 = no deadline)."
+        ),
+    )
+    retry_after_s: int = Field(1, description="Seconds a 503 (overloaded) asks clients to wait.")
+    malloc_arena_max: int = Field(
+        2,
+        description=(
+            "`judgekb serve` caps glibc's malloc arenas at this number, so the heap shrinks "
+            "back after a burst of concurrent requests (0 = glibc's default)."
+        ),
+    )
 
     @property
     def store_path(self) -> Path:

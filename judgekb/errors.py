@@ -15,6 +15,7 @@ Each carries an HTTP ``status`` so the service maps it without a lookup table::
     ├── IndexMismatch                 index built for another model/corpus (503)
     │   └── GenerationDamaged         an artifact fails its checksum     (503)
     ├── ModelError                    embedding model cannot be built/loaded (503)
+    ├── Overloaded                    too many searches at once, or one waited too long (503)
     ├── QueryError                    unusable query (empty, huge, binary) (400)
     │   └── QueryTooLong              over the length limit              (413)
     ├── UnknownGame                   game slug not in the manifest      (404)
@@ -115,6 +116,15 @@ class GenerationDamaged(IndexMismatch):
 
 class ModelError(JudgeKBError):
     """The embedding model cannot be built or loaded."""
+
+    status = 503
+
+
+class Overloaded(JudgeKBError):
+    """The service is at its admission limit, or a search waited past its deadline.
+
+    The service answers 503 with a ``Retry-After`` header; retrying later is the fix.
+    """
 
     status = 503
 

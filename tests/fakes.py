@@ -26,8 +26,11 @@ class FakeEmbedder:
         v = np.array([1.0 if k in text.lower() else 0.0 for k in KEYWORDS] + [0.1], np.float32)
         return v / np.linalg.norm(v)
 
-    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
+    def encode_queries(self, texts: Sequence[str], deadline: float | None = None) -> np.ndarray:
         return np.vstack([self._vec(t) for t in texts])
+
+    def query_tokens(self, text: str) -> int:
+        return len(text) + 2  # one token a character, plus <s> and </s>
 
     def encode_passages(
         self, texts: Sequence[str], progress: Callable[[int], None] | None = None

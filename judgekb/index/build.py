@@ -116,8 +116,14 @@ def build_index(
     force: bool = False,
     progress: Callable[[str, int, int], None] | None = None,
     commit_every: int = 64,
+    encoder: str | None = None,
 ) -> IndexBuild:
-    """Write ``index_dir`` (atomically) for every clause in ``store``; skip if up to date."""
+    """Write ``index_dir`` (atomically) for every clause in ``store``; skip if up to date.
+
+    ``encoder`` (the embedding backend, ``onnx`` | ``torch``) is recorded in the manifest, so
+    that a changed ``JUDGEKB_ENCODER`` rebuilds; passages already in the embedding cache are
+    reused, since both backends give the same vectors (cosine >= 0.9999).
+    """
     import bm25s
     import faiss
 
@@ -125,6 +131,8 @@ def build_index(
     clauses = store.clauses()
     expected = expected_manifest(model_name, store.meta.get("corpus_hash", ""))
     expected["faiss"] = faiss_kind  # a changed JUDGEKB_FAISS_INDEX rebuilds
+    if encoder is not None:
+        expected["encoder"] = encoder  # and so does a changed JUDGEKB_ENCODER
     if not force and index_is_current(index_dir, expected):
         return IndexBuild(len(clauses), 0, True, time.perf_counter() - t0)
     paths = heading_paths(clauses)
@@ -165,7 +173,6 @@ def build_index(
         {
             **expected,
             "dim": int(vecs.shape[1]),
-            "faiss": faiss_kind,
             "n_clauses": len(clauses),
             "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         },

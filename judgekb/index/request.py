@@ -72,6 +72,9 @@ class SearchRequest:
     scope: Scope = field(default_factory=Scope)
     k: int = 10
     mode: Mode = "hybrid"
+    # time.monotonic() by which the search must have reached the encoder, else Overloaded
+    # (the service sets it from the request's arrival; None waits as long as it takes).
+    deadline: float | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         _check("mode", self.mode, MODES)

@@ -115,6 +115,7 @@ class SearchResult:
     # (None when no dense search ran) and its BM25 terms.
     query_vector: np.ndarray | None = field(default=None, repr=False, compare=False)
     terms: tuple[str, ...] = ()
+    query_truncated: bool = False  # the encoder read only the query's first 512 tokens
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -125,5 +126,6 @@ class SearchResult:
             "elsewhere": [e.to_json() for e in self.elsewhere],
             "inferred_game": self.inferred.to_json() if self.inferred else None,
             "renumbered": [r.to_json() for r in self.renumbered],
+            "query_truncated": self.query_truncated,
             "results": [h.to_json() for h in self.hits],
         }

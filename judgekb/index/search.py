@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from judgekb.corpus.store import ClauseStore
+from judgekb.errors import Overloaded
 from judgekb.index.artifacts import read_manifest
 from judgekb.index.confidence import ConfidenceModel, SearchSignals, load_confidence
 from judgekb.index.fusion import Fusion, fuse
@@ -41,6 +42,9 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Fusion", "Searcher", "load_searcher"]
 
+WARM_UP_QUESTION = "ผู้เล่นแพ้เมื่อไหร่ ถ้าการ์ดในเด็คหมดและโจมตีไม่ได้ "
+TRUNCATED_NOTE = "the query is longer than the encoder's 512 tokens: only its start was read"
+
 
 class Searcher:
     """A loaded index with its query planner: call :meth:`search` from any thread."""
@@ -61,8 +65,9 @@ class Searcher:
         confidence: ConfidenceModel | None = None,
         doc_aliases: Mapping[str, Iterable[str]] | None = None,
         reranker: Reranker | None = None,
+        encoder: str | None = None,
     ) -> None:
-        self.index = LoadedIndex(store, index_dir, embedder, model_name, faiss_kind)
+        self.index = LoadedIndex(store, index_dir, embedder, model_name, faiss_kind, encoder)
         self.fusion = fusion or Fusion()
         lexicon = lexicon or Lexicon()
         game_of = {d: doc.game for d, doc in self.index.docs.items()}
@@ -105,7 +110,9 @@ class Searcher:
         bm = self.index.bm25_scores(plan.terms) if mode != "dense" else np.zeros(n, np.float32)
         if mode == "bm25":
             return np.zeros(n, np.float32), bm, None
-        qv = self.index.query_vector(self.planner.dense_text(plan, self.fusion.expand_dense))
+        text = self.planner.dense_text(plan, self.fusion.expand_dense)
+        plan.query_truncated = self.index.query_truncated(text)
+        qv = self.index.query_vector(text, plan.request.deadline)
         return self.index.dense_scores_of(qv), bm, qv
 
     def rank(self, plan: QueryPlan, dense: np.ndarray, bm: np.ndarray) -> np.ndarray:
@@ -120,6 +127,8 @@ class Searcher:
     # public -----------------------------------------------------------------------------
     def search(self, request: SearchRequest) -> SearchResult:
         t0 = time.perf_counter()
+        if request.deadline is not None and time.monotonic() > request.deadline:
+            raise Overloaded("the search service is busy: this search waited too long to start")
         plan = self.planner.plan(request)
         k = request.k
         hits: list[SearchHit] = []
@@ -169,6 +178,8 @@ class Searcher:
             renumbered=tuple(plan.renumbered),
             query_vector=qv,
             terms=tuple(plan.terms),
+            query_truncated=plan.query_truncated,
+            notes=(TRUNCATED_NOTE,) if plan.query_truncated else (),
         )
 
     def answering(self, result: SearchResult, hit: SearchHit) -> list[tuple[int, int]]:
@@ -294,7 +305,8 @@ def load_searcher(
     """Open the current generation (or ``generation``) after checking every file's checksum,
     then load the embedding model (or reuse ``embedder``, as a live reload does)."""
     from judgekb.corpus.manifest import load_manifest
-    from judgekb.index.embedder import BatchingEmbedder, load_embedder
+    from judgekb.index.batching import BatchingEmbedder
+    from judgekb.index.embedder import configured_embedder
     from judgekb.index.generation import require_current, verify
     from judgekb.index.terms import load_default_lexicon
 
@@ -304,18 +316,13 @@ def load_searcher(
     read_manifest(gen.index_dir)
     manifest = load_manifest(settings.manifest)
     if with_model and embedder is None:
-        embedder = BatchingEmbedder(
-            load_embedder(
-                settings.model,
-                settings.models_dir,
-                settings.torch_threads,
-                settings.query_prefix,
-                settings.passage_prefix,
-            )
-        )
-        embedder.encode_queries(["warm-up"])  # the first forward pass is slow: pay it now
+        embedder = BatchingEmbedder(configured_embedder(settings))
+        # The first forward pass, and the first of a long query, are slow: pay them now (a
+        # fresh server refused the first long queries of a load test past their deadline).
+        embedder.encode_queries(["warm-up"])
+        embedder.encode_queries([WARM_UP_QUESTION * 20])  # ~270 tokens, a 1,000-char question
     # pythainlp loads its dictionary on the first Thai word (0.6 s): not in a judge's query.
-    tokenize("ผู้เล่นแพ้เมื่อไหร่")
+    tokenize(WARM_UP_QUESTION)
     searcher = Searcher(
         store,
         gen.index_dir,
@@ -327,6 +334,7 @@ def load_searcher(
         faiss_kind=settings.faiss_index,
         doc_aliases=manifest.doc_aliases,
         reranker=load_reranker(),
+        encoder=settings.encoder,
     )
     searcher.generation = gen.id
     return searcher

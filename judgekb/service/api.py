@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
@@ -20,6 +21,7 @@ from judgekb.index.request import (
     SearchRequest,
 )
 from judgekb.index.results import SearchResult
+from judgekb.service.admission import arrival
 from judgekb.service.answer import build_card
 from judgekb.service.health import check_health
 from judgekb.service.i18n import UiLang, pick_lang
@@ -72,8 +74,11 @@ def site_of(request: Request) -> Site:
     return request.app.state.site  # type: ignore[no-any-return]
 
 
-def run_search(site: Site, request: SearchRequest) -> SearchResult:
-    """Validate at once (empty 400, too long 413, unknown game/doc 404), then search."""
+def run_search(site: Site, request: SearchRequest, arrived: float | None = None) -> SearchResult:
+    """Validate at once (empty 400, too long 413, unknown game/doc 404), then search.
+
+    ``arrived`` (when admission let the HTTP request in) sets the search's deadline.
+    """
     validate_query(request.text, site.settings.max_query_chars)
     scope = request.scope
     if scope.game:
@@ -81,7 +86,7 @@ def run_search(site: Site, request: SearchRequest) -> SearchResult:
         site.game_doc(scope.game, scope.doc)
     elif scope.doc:
         site.store.document(scope.doc)
-    return site.searcher.search(request)
+    return site.searcher.search(replace(request, deadline=site.admission.deadline(arrived)))
 
 
 @router.get(
@@ -107,7 +112,7 @@ def api_search(
 ) -> Any:
     scope = Scope(game, doc, doc_kind, kind, lang, edition, date)
     search = SearchRequest(q, scope, k, mode)
-    return search_json(request, search, run_search(site_of(request), search))
+    return search_json(request, search, run_search(site_of(request), search, arrival(request)))
 
 
 CardLang = Annotated[
@@ -141,9 +146,8 @@ def api_answer(
     date: DateQ = None,
 ) -> Any:
     t0 = time.perf_counter()
-    result = run_search(
-        site_of(request), SearchRequest(q, Scope(game=game, edition=edition, date=date))
-    )
+    search = SearchRequest(q, Scope(game=game, edition=edition, date=date))
+    result = run_search(site_of(request), search, arrival(request))
     card = page_card(request, result, lang)
     card["took_ms"] = round((time.perf_counter() - t0) * 1000, 2)  # the search and the card
     return card

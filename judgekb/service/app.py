@@ -8,17 +8,22 @@ watcher swaps in each new generation a build makes current (:mod:`judgekb.servic
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 
 from judgekb.config import Settings
+from judgekb.errors import Overloaded
 from judgekb.kb.base import open_kb
 from judgekb.service import accounts, api, changes, pages, pwa, ruling_pages, rulings
-from judgekb.service.errors import install_error_handlers
+from judgekb.service.admission import SEARCH_PATHS, Admission
+from judgekb.service.errors import error_response, install_error_handlers
 from judgekb.service.kbdeps import BodyLimit
 from judgekb.service.reload import GenerationWatcher
 from judgekb.service.render import STATIC_DIR
@@ -26,6 +31,27 @@ from judgekb.service.security import SecurityHeaders
 from judgekb.service.site import Searcher, Site, load_default_searcher
 
 log = logging.getLogger(__name__)
+
+
+async def admit_searches(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    """HTTP middleware: the admission limit on the search routes."""
+    if request.url.path not in SEARCH_PATHS:
+        return await call_next(request)
+    admission: Admission = request.app.state.site.admission
+    request.state.arrived = time.monotonic()
+    if not admission.enter():
+        log.debug("refused %s: %d searches in flight", request.url.path, admission.in_flight)
+        busy = Overloaded(
+            f"the search service is busy ({admission.in_flight} searches in progress); "
+            "retry in a moment"
+        )
+        return error_response(request, busy)
+    try:
+        return await call_next(request)
+    finally:
+        admission.leave()
 
 
 def create_app(settings: Settings, searcher: Searcher | None = None) -> FastAPI:
@@ -60,6 +86,7 @@ def create_app(settings: Settings, searcher: Searcher | None = None) -> FastAPI:
     app.state.kb = open_kb(settings, app.state.site.store)  # migrates, flags stale rulings
     app.state.watcher = watcher
     app.add_middleware(BodyLimit)
+    app.middleware("http")(admit_searches)  # inside SecurityHeaders: a 503 gets them too
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # venue wifi: Thai UTF-8 packs ~4x
     app.add_middleware(SecurityHeaders)  # outermost: every response, HEAD as GET
     install_error_handlers(app)

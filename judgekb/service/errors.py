@@ -20,6 +20,7 @@ from starlette.routing import Match
 from judgekb.errors import (
     ClauseNotFound,
     JudgeKBError,
+    Overloaded,
     QueryError,
     QueryTooLong,
     UnknownDocument,
@@ -122,6 +123,14 @@ def _known_links(request: Request, exc: Exception, body: ErrorBody) -> list[dict
     return [{"label": k, "url": f"/rules/{quote(k, safe='')}"} for k in body.known or []]
 
 
+def retry_headers(request: Request, exc: Exception) -> dict[str, str]:
+    """``Retry-After`` for an overloaded service (seconds from the settings)."""
+    if not isinstance(exc, Overloaded):
+        return {}
+    site = getattr(request.app.state, "site", None)
+    return {"Retry-After": str(site.settings.retry_after_s if site is not None else 1)}
+
+
 def error_response(request: Request, exc: Exception) -> Response:
     """The error page or JSON, with the security headers (a 500 passes no middleware) and
     the exception's own headers (``Allow`` of a 405)."""
@@ -151,9 +160,12 @@ def allowed_methods(request: Request) -> str:
 
 def _error_response(request: Request, exc: Exception) -> Response:
     body = error_body(exc)
-    if body.status >= 500:
+    if isinstance(exc, Overloaded):
+        log.info("%s %s -> 503: %s", request.method, request.url.path, exc)
+    elif body.status >= 500:
         log.error("%s %s -> %s", request.method, request.url.path, exc, exc_info=exc)
-    headers = getattr(exc, "headers", None)  # WWW-Authenticate (401), Retry-After (429)
+    # WWW-Authenticate (401), Retry-After (429, and 503 when overloaded)
+    headers = {**(getattr(exc, "headers", None) or {}), **retry_headers(request, exc)}
     if wants_json(request):
         return SafeJSONResponse(body.body(), status_code=body.status, headers=headers)
     known = _known_links(request, exc, body)
@@ -169,7 +181,7 @@ def _error_response(request: Request, exc: Exception) -> Response:
         },
         status_code=body.status,
     )
-    page.headers.update(headers or {})
+    page.headers.update(headers)
     return page
 
 

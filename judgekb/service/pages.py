@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from judgekb.corpus.export import clause_detail
 from judgekb.index.request import SearchRequest
 from judgekb.index.results import SearchResult
+from judgekb.service.admission import arrival
 from judgekb.service.answer import on_card
 from judgekb.service.api import (
     DateQ,
@@ -58,7 +59,7 @@ def search_page(
     site = site_of(request)
     game = game or None
     search = SearchRequest.of(q, game=game, k=k, edition=edition, date=date)
-    result = run_search(site, search)
+    result = run_search(site, search, arrival(request))
     top = result.hits[0] if result.hits else None
     renumbered = bool(result.renumbered)  # stay: the page says where the old number went
     one = result.lookup == "found" and _only_one_number(result)

@@ -26,7 +26,9 @@ log = logging.getLogger(__name__)
 def load_site(gen: Generation, old: Site) -> Site:
     """``gen`` loaded with the settings and embedding model of ``old``."""
     embedder = getattr(old.searcher, "embedder", None)
-    return Site(old.settings, load_default_searcher(old.settings, gen, embedder))
+    new = Site(old.settings, load_default_searcher(old.settings, gen, embedder))
+    new.admission = old.admission  # one count of searches in flight across the swap
+    return new
 
 
 class GenerationWatcher:

@@ -22,6 +22,7 @@ from judgekb.index.generation import Generation
 from judgekb.index.hits import clause_url
 from judgekb.index.request import SearchRequest
 from judgekb.index.results import SearchHit, SearchResult
+from judgekb.service.admission import Admission
 from judgekb.service.definitions import (
     Definition,
     Definitions,
@@ -66,6 +67,7 @@ class Site:
         self.settings = settings
         self.searcher = searcher
         self.generation: str | None = getattr(searcher, "generation", None)
+        self.admission = Admission(settings.search_queue_limit, settings.search_deadline_ms)
         self.store: ClauseStore = searcher.store
         self._definitions: dict[str, Definitions] = {}
         self._lock = threading.Lock()

@@ -91,6 +91,7 @@ def test_cli_search_json_and_batch(built_settings, tmp_path, monkeypatch):
         "elsewhere",
         "inferred_game",
         "renumbered",
+        "query_truncated",
         "results",
     }
     assert (data["confidence"], data["ambiguous_games"], data["elsewhere"]) == ("high", [], [])
@@ -136,6 +137,7 @@ def test_cli_search_json_and_batch(built_settings, tmp_path, monkeypatch):
         "elsewhere",
         "inferred_game",
         "renumbered",
+        "query_truncated",
         "results",
     }
     get_settings.cache_clear()
@@ -168,3 +170,15 @@ def test_dev_set_regression_guard(real_searcher):
     assert cases["confidence"]["high_coverage"] >= 0.5
     assert cases["offtopic"]["high"] <= 1
     assert (cases["ambiguous"]["rate"], cases["elsewhere"]["rate"]) == (1.0, 1.0)
+
+
+def test_the_real_searcher_encodes_queries_on_onnxruntime(real_searcher):
+    from judgekb.index.onnx_encoder import OnnxEmbedder
+
+    assert isinstance(real_searcher.index.embedder.inner, OnnxEmbedder)
+    assert real_searcher.manifest["encoder"] == "onnx"
+    hits = real_searcher.search(SearchRequest.of("การ์ดในเด็คหมด ผู้เล่นแพ้หรือไม่", game="gundam"))
+    assert "1-2-2-2" in [h.clause_id for h in hits.hits[:5]]
+    assert not hits.query_truncated
+    long = real_searcher.search(SearchRequest.of("a1" * 500, game="gundam"))  # 1,005 tokens
+    assert long.query_truncated and long.to_json()["query_truncated"] is True

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
+from dataclasses import replace
 
 import pytest
 
 from judgekb.corpus.store import ClauseStore
-from judgekb.errors import IndexMismatch, IndexNotBuilt, QueryError, QueryTooLong, UnknownGame
+from judgekb.errors import (
+    IndexMismatch,
+    IndexNotBuilt,
+    Overloaded,
+    QueryError,
+    QueryTooLong,
+    UnknownGame,
+)
 from judgekb.index.build import build_index
 from judgekb.index.request import SearchRequest
 from judgekb.index.search import Searcher
@@ -206,3 +215,34 @@ def test_a_lookup_word_orders_the_books_but_does_not_filter_them(env):
     assert ids(s.search(SearchRequest.of("ข้อ 1.1", k=1))) == [
         ("ms-doc", "1.1")
     ]  # only the Malay book has it
+
+
+def test_a_changed_encoder_backend_rebuilds_from_the_cache(env):
+    tmp, store, fake = env["tmp"], env["store"], env["fake"]
+    with pytest.raises(IndexMismatch, match="encoder=None but 'onnx'"):
+        Searcher(store, tmp / "index", fake, "fake-onehot", encoder="onnx")
+    args = (store, tmp / "index", tmp / "cache.sqlite", lambda: fake, "fake-onehot")
+    rebuilt = build_index(*args, encoder="onnx")
+    assert not rebuilt.skipped and rebuilt.embedded == 0  # same vectors: all from the cache
+    assert build_index(*args, encoder="onnx").skipped
+    Searcher(store, tmp / "index", fake, "fake-onehot", encoder="onnx")
+    with pytest.raises(IndexMismatch, match="encoder='onnx' but 'torch'"):
+        Searcher(store, tmp / "index", fake, "fake-onehot", encoder="torch")
+
+
+def test_a_search_past_its_deadline_is_refused_before_any_work(env):
+    late = SearchRequest.of("kad", game="vanguard")
+    late = replace(late, deadline=time.monotonic() - 1)
+    with pytest.raises(Overloaded, match="waited too long"):
+        env["searcher"].search(late)
+    assert env["searcher"].search(replace(late, deadline=time.monotonic() + 60)).hits
+
+
+def test_a_query_past_the_encoder_length_says_so(env):
+    short = env["searcher"].search(SearchRequest.of("kad kalah", game="vanguard"))
+    assert not short.query_truncated and short.to_json()["query_truncated"] is False
+    long = env["searcher"].search(SearchRequest.of("kad " * 240, game="vanguard"))
+    assert long.query_truncated and long.to_json()["query_truncated"] is True
+    assert long.notes == (
+        "the query is longer than the encoder's 512 tokens: only its start was read",
+    )

@@ -51,7 +51,7 @@ def first_hit(client: TestClient, q: str) -> str:
 def test_a_new_generation_is_swapped_in_and_requests_in_flight_finish_on_the_old(
     root: Path,
 ) -> None:
-    s = settings(root)
+    s = settings(root, search_deadline_ms=0)  # the search below is held longer on purpose
     app = create_app(s, searcher=load_searcher(s, embedder=FakeEmbedder()))
     client = TestClient(app)
     old = app.state.site
