@@ -53,6 +53,7 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     from judgekb.config import get_settings
+    from judgekb.eval.cases import Outcome
     from judgekb.eval.runner import evaluate_mode
     from judgekb.index.request import Scope, SearchRequest
     from judgekb.index.search import load_searcher
@@ -62,6 +63,7 @@ def main() -> int:
     searcher = load_searcher(settings, with_model=False)
     bundle = load_bundle(settings, searcher.store, searcher.manifest)
     questions = rows_with_game(args.dataset)
+    game_of = {d.doc_id: d.game for d in searcher.store.documents()}
 
     def server(q: str, game: str | None, k: int, mode: str) -> list[tuple[str, str]]:
         hits = searcher.search(SearchRequest(q, Scope(game=game), k, "bm25")).hits
@@ -100,8 +102,10 @@ def main() -> int:
         for name, fn in (("bm25-server", server), ("offline", offline)):
 
             def kept(q: str, game: str | None, k: int, mode: str, fn=fn, name=name) -> Any:
-                ranked[name][q] = fn(q, game, k, mode)
-                return ranked[name][q]
+                pairs = fn(q, game, k, mode)
+                if game is not None:  # not the runner's second pass over all games
+                    ranked[name][q] = pairs
+                return Outcome(tuple((game_of[d], d, c) for d, c in pairs))
 
             summary, _, _ = evaluate_mode(questions, kept, name, 10)
             report[name] = summary
