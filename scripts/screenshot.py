@@ -38,17 +38,14 @@ VIEWPORTS = {"screenshot-search.png": (390, 844), "screenshot-search-laptop.png"
 
 
 def make_app(fake: bool):  # type: ignore[no-untyped-def]
-    from judgekb.config import Settings, get_settings
+    from judgekb.config import get_settings
     from judgekb.service.app import create_app
 
     if not fake:
         return create_app(get_settings())
-    from judgekb.corpus.store import ClauseStore, write_store
-    from tests.service.conftest import AMENDMENTS, CLAUSES, DOCS, REFS, FakeSearcher
+    from tests.service.conftest import make_app as tiny_app  # the real Searcher, keyword encoder
 
-    path = Path(tempfile.mkdtemp()) / "clauses.sqlite"
-    write_store(path, DOCS, CLAUSES, REFS, AMENDMENTS)
-    return create_app(Settings(data_dir=path.parent), FakeSearcher(ClauseStore(path)))
+    return tiny_app(Path(tempfile.mkdtemp()))
 
 
 def serve(app) -> tuple[str, object]:  # type: ignore[no-untyped-def]
