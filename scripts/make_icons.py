@@ -15,9 +15,10 @@ from base64 import b64encode
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+from tests.service.browsing import ARGS, CHROMIUM  # noqa: E402  (the tests' own launch flags)
+
 OUT = REPO / "judgekb/service/static/icons"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 BLUE = "#0b5cad"
 SIZES = (48, 72, 96, 144, 192, 512)
 
@@ -51,7 +52,7 @@ def main() -> int:
     jobs = [(f"icon-{n}.png", icon, n, True) for n in SIZES]
     jobs += [("maskable-512.png", maskable, 512, False), ("apple-touch-icon.png", full, 180, False)]
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         for name, source, n, transparent in jobs:
             page = browser.new_page(viewport={"width": n, "height": n})
             page.set_content(

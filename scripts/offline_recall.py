@@ -20,8 +20,9 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+from tests.service.browsing import ARGS, CHROMIUM  # noqa: E402  (the tests' own launch flags)
+
 STATIC = REPO / "judgekb/service/static"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 MODES = ("bm25-server", "offline")
 
 
@@ -79,7 +80,7 @@ def main() -> int:
         },
     }
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         page = browser.new_page()
         page.add_script_tag(path=str(STATIC / "vendor/minisearch.js"))
         page.add_script_tag(path=str(STATIC / "offline-rules.js"))

@@ -24,16 +24,8 @@ import httpx
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.service.browsing import ARGS, CHROMIUM  # noqa: E402  (the tests' own launch flags)
+
 VIEWPORTS = {"screenshot-search.png": (390, 844), "screenshot-search-laptop.png": (1280, 800)}
 
 
@@ -86,7 +78,7 @@ def main() -> int:
     base, server = serve(make_app(args.fake))
     path = "/search?" + urlencode({"q": args.query, **({"game": args.game} if args.game else {})})
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         for name, (w, h) in VIEWPORTS.items():
             page = browser.new_page(viewport={"width": w, "height": h})
             page.goto(base + path)

@@ -74,6 +74,13 @@ def test_bad_input_on_the_real_index(real_searcher):
         real_searcher.search(SearchRequest.of("draw", game="yugioh"))
 
 
+# The JSON of one search (`judgekb search --json`, `/api/search` without rulings).
+RESULT_KEYS = {
+    "query", "took_ms", "confidence", "ambiguous_games", "elsewhere", "inferred_game",
+    "renumbered", "query_truncated", "results",
+}  # fmt: skip
+
+
 def test_cli_search_json_and_batch(built_settings, tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGEKB_DATA_DIR", str(built_settings.data_dir))
     from judgekb.config import get_settings
@@ -83,17 +90,7 @@ def test_cli_search_json_and_batch(built_settings, tmp_path, monkeypatch):
     res = runner.invoke(app, ["search", "602.1.4", "--json", "--k", "3"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert set(data) == {
-        "query",
-        "took_ms",
-        "confidence",
-        "ambiguous_games",
-        "elsewhere",
-        "inferred_game",
-        "renumbered",
-        "query_truncated",
-        "results",
-    }
+    assert set(data) == RESULT_KEYS
     assert (data["confidence"], data["ambiguous_games"], data["elsewhere"]) == ("high", [], [])
     first = data["results"][0]
     for key in (
@@ -129,17 +126,7 @@ def test_cli_search_json_and_batch(built_settings, tmp_path, monkeypatch):
     assert "empty" in lines[1]["error"]
     assert {r["game"] for r in lines[2]["results"]} == {"gundam", "one-piece"}
     assert lines[2]["ambiguous_games"] == ["gundam", "one-piece"]
-    assert set(lines[2]) == {
-        "qid",
-        "took_ms",
-        "confidence",
-        "ambiguous_games",
-        "elsewhere",
-        "inferred_game",
-        "renumbered",
-        "query_truncated",
-        "results",
-    }
+    assert set(lines[2]) == RESULT_KEYS - {"query"} | {"qid"}  # a batch line names its qid
     get_settings.cache_clear()
 
 
