@@ -106,6 +106,21 @@ def load_rulings(
     return [_ruling(r, by_id[r.id]) for r in rows]
 
 
+def content_values(r: Draft | Ruling) -> dict[str, Any]:
+    """The columns of a ruling's content (question, answer, language, source): one mapping
+    for every write of a ruling (submit, edit, review, import)."""
+    return {
+        "game": r.game,
+        "question": r.question,
+        "answer": r.answer,
+        "lang": r.lang,
+        "source_kind": r.source.kind,
+        "source_url": r.source.url,
+        "source_event": r.source.event,
+        "source_date": r.source.date,
+    }
+
+
 class RulingRepo:
     """The rulings of one database; ``resolver`` checks cited clause ids against the rules."""
 
@@ -195,14 +210,7 @@ class RulingRepo:
             new_id = conn.execute(
                 insert(rulings)
                 .values(
-                    game=draft.game,
-                    question=draft.question,
-                    answer=draft.answer,
-                    lang=draft.lang,
-                    source_kind=draft.source.kind,
-                    source_url=draft.source.url,
-                    source_event=draft.source.event,
-                    source_date=draft.source.date,
+                    **content_values(draft),
                     status="pending",
                     reason="",
                     needs_review=False,
@@ -344,14 +352,7 @@ def _save(
         update(rulings)
         .where(rulings.c.id == old.id)
         .values(
-            game=new.game,
-            question=new.question,
-            answer=new.answer,
-            lang=new.lang,
-            source_kind=new.source.kind,
-            source_url=new.source.url,
-            source_event=new.source.event,
-            source_date=new.source.date,
+            **content_values(new),
             status=new.status,
             reason=new.reason,
             needs_review=new.needs_review,

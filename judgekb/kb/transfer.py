@@ -29,7 +29,7 @@ from judgekb.kb.model import (
     check_choice,
     check_text,
 )
-from judgekb.kb.repo import load_rulings
+from judgekb.kb.repo import content_values, load_rulings
 from judgekb.kb.schema import citations, revisions, rulings
 
 BATCH = 500
@@ -144,14 +144,7 @@ def _insert(conn: Connection, r: Ruling, revs: list[Revision]) -> None:
     conn.execute(
         insert(rulings).values(
             id=r.id,
-            game=r.game,
-            question=r.question,
-            answer=r.answer,
-            lang=r.lang,
-            source_kind=r.source.kind,
-            source_url=r.source.url,
-            source_event=r.source.event,
-            source_date=r.source.date,
+            **content_values(r),
             status=r.status,
             reason=r.reason,
             needs_review=r.needs_review,
