@@ -29,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from judgekb.corpus.glossary import entry_names, slugify  # noqa: E402
 from judgekb.corpus.manifest import load_manifest  # noqa: E402
 from judgekb.errors import JudgeKBError  # noqa: E402
 from judgekb.eval.dataset import DATASET_DIR, parse_lines  # noqa: E402
@@ -49,9 +50,10 @@ THAI = re.compile(r"[\u0e00-\u0e7f]")
 
 
 def glossary_slug(heading: str) -> str:
-    """slug of a glossary heading: first (English) name, lowercased, non [a-z0-9] runs -> '-'."""
-    first = heading.split("/")[0].strip()
-    return re.sub(r"[^a-z0-9]+", "-", first.lower()).strip("-")
+    """slug of a glossary heading, as the corpus makes it (judgekb.corpus.glossary.slugify of
+    the entry's first name: Thai-only names keep their Thai letters)."""
+    names = entry_names(heading)
+    return slugify(names[0] if names else heading)
 
 
 def glossary_ids(lines: list[str]) -> dict[str, int]:

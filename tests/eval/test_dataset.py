@@ -214,7 +214,8 @@ def test_check_script_glossary_slug() -> None:
     check = _check_module()
     assert check.glossary_slug("Wake Up / Wake Up <เงื่อนไข>") == "wake-up"
     assert check.glossary_slug("Cast / ร่าย") == "cast"
-    assert check.glossary_slug("(X/Y)") == "x"
+    assert check.glossary_slug("(X/Y)") == "x-y"
+    assert check.glossary_slug("และ") == "และ"  # a Thai-only term keeps its letters
 
 
 def test_shipped_datasets_pass_the_checker() -> None:
