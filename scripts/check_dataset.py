@@ -101,10 +101,26 @@ def load_rulebooks() -> dict[str, dict[str, str]]:
     for doc in manifest.documents:
         text = manifest.source_path(doc).read_text(encoding="utf-8", errors="replace")
         texts = clause_texts(text, manifest.numbering[doc.doc_id], doc.kind == "amendment")
+        texts.update(unmarked_glossary(manifest, doc, texts))
         for cid, body in texts.items():
             by_game[doc.game][cid] = (by_game[doc.game].get(cid, "") + " " + body).strip()
             by_game[f"{doc.game}@{doc.doc_id}"][cid] = body
     return by_game
+
+
+def unmarked_glossary(manifest, doc, found: dict[str, str]) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """Glossary entries printed without a heading mark (a bare term line), which the line
+    patterns above cannot tell from text: taken from the corpus's own glossary parser."""
+    if not any(cid.startswith("glossary/") for cid in found):
+        return {}
+    from judgekb.corpus.build import parse_document
+
+    parsed = parse_document(manifest, doc)
+    return {
+        c.clause_id: c.text
+        for c in parsed.clauses
+        if c.kind == "glossary" and c.clause_id not in found
+    }
 
 
 def words(text: str) -> list[str]:
@@ -130,9 +146,21 @@ def ngrams(tokens: list[str], n: int = NGRAM) -> set[tuple[str, ...]]:
     return {g for g in grams if not all(tok.isdigit() for tok in g)}
 
 
+# newmm cuts a Thai loanword into syllables ("ดาเมจ" -> ดา/เม/จ, "สเตจ" -> ส/เต/จ), so four
+# Thai tokens may be one or two words ("มีสเตจ", "ดาเมจเท่ากับ"): a Thai run counts as copied
+# only when it is as long as four ordinary words.
+MIN_THAI_RUN_CHARS = 16
+
+
 def copied_runs(question: str, gold_text: str) -> set[tuple[str, ...]]:
-    """4-word runs the question shares with the gold clause text."""
-    return ngrams(words(question)) & ngrams(words(gold_text))
+    """4-word runs the question shares with the gold clause text (Thai runs of at least
+    MIN_THAI_RUN_CHARS letters)."""
+    shared = ngrams(words(question)) & ngrams(words(gold_text))
+    return {
+        run
+        for run in shared
+        if not THAI.search("".join(run)) or len("".join(run)) >= MIN_THAI_RUN_CHARS
+    }
 
 
 def check_pairs(q: dict, books: dict[str, dict[str, str]]) -> list[str]:
