@@ -209,7 +209,7 @@ class Planner:
                     elsewhere += self._elsewhere(self._mention_rows(mention, everywhere), plan.game)
                 continue
             by_game: dict[str, int] = {}
-            for r in found:
+            for r in found + self._other_form_rows(mention, plan.mask):
                 by_game.setdefault(str(idx.game_of_row[r]), r)
             if named:
                 by_game = {g: r for g, r in by_game.items() if g in named} or by_game
@@ -247,6 +247,15 @@ class Planner:
             if found:
                 return found
         return []
+
+    def _other_form_rows(self, mention: IdMention, mask: np.ndarray) -> list[int]:
+        """With no game chosen, the games printing the number only with the other separator
+        ("6-2-3" for a typed "6.2.3"): a judge may mean either, so each game is listed after
+        those printing it as written."""
+        out: list[int] = []
+        for cid in mention.ids[1:]:
+            out += self._mention_rows(replace(mention, ids=(cid,)), mask)
+        return out
 
     def _renumbered(self, rows: list[int], plan: QueryPlan) -> list[int]:
         """Editions (issue 13): rows that an older edition's number now names, noted."""

@@ -40,8 +40,9 @@ def test_a_number_two_games_print_shows_a_chooser(real_client) -> None:
     chooser = r.text[r.text.index('class="chooser"') :]
     assert 'href="/rules/gundam/1-2-2-1"' in chooser
     assert 'href="/rules/one-piece/1-2-2-1"' in chooser
+    assert 'href="/rules/vanguard/1.2.2.1"' in chooser  # the same number with dots
     body = real_client.get("/api/search", params={"q": "ข้อ 1-2-2-1"}).json()
-    assert body["ambiguous_games"] == ["gundam", "one-piece"]
+    assert body["ambiguous_games"] == ["gundam", "one-piece", "vanguard"]
     assert [(h["game"], h["clause_id"]) for h in body["results"][:2]] == [
         ("gundam", "1-2-2-1"),
         ("one-piece", "1-2-2-1"),
