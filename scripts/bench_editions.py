@@ -136,7 +136,7 @@ def timed_rebuild(settings: Settings, edited: list[str], cold: bool) -> dict:
         "edition_clauses": len(new_ids),
         "reworded": len(edited),
         "passages_embedded": len(fresh),
-        "texts_embedded": embedded,  # passages, text views and sentences of the reworded
+        "texts_embedded": embedded,  # passages and sentences of the reworded
         "total_clauses": len(texts),
         "diff": {k: len(v) for k, v in diff_summary(store).items()},
         "rebuild_s": round(seconds, 1),

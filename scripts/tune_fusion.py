@@ -39,6 +39,7 @@ class Case:
     bm25: np.ndarray
     dense: np.ndarray  # the query as typed
     dense_expanded: np.ndarray  # expanded or rewritten in the book's wording
+    questions: np.ndarray  # question view (of the expanded/rewritten query vector)
 
 
 def prepare(s: Searcher, dataset: str) -> list[Case]:
@@ -48,7 +49,8 @@ def prepare(s: Searcher, dataset: str) -> list[Case]:
         if q["kind"] == "lookup" or not q.get("game"):
             continue
         plan = s.planner.plan(SearchRequest.of(q["question"], game=q["game"]))
-        dx, bm = s.raw_scores(plan, "hybrid")
+        raw = s.scores(plan, "hybrid")
+        dx, bm = raw.dense, raw.bm25
         plain = s.planner.dense_text(plan, expand=False)
         text = s.planner.dense_text(plan, expand=True)
         dense = s.index.dense_scores(plain) if text != plain else dx
@@ -59,7 +61,7 @@ def prepare(s: Searcher, dataset: str) -> list[Case]:
                 for c in s.index.clauses
             ]
         )
-        cases.append(Case(q, plan, rel, bm, dense, dx))
+        cases.append(Case(q, plan, rel, bm, dense, dx, raw.questions))
     return cases
 
 
@@ -69,7 +71,7 @@ def score(s: Searcher, cases: list[Case], fusion: Fusion) -> tuple[float, float,
     for c in cases:
         d = c.dense_expanded if fusion.expand_dense else c.dense
         latin = c.plan.pq.lang == "latin"
-        f = fuse(d, c.bm25, c.plan.mask, fusion, latin, s.index.is_glossary_row)
+        f = fuse(d, c.bm25, c.plan.mask, fusion, latin, s.index.is_glossary_row, c.questions)
         order = np.argsort(-f, kind="stable")[:10]
         relv = [bool(c.relevant[i]) for i in order]
         r5.append(recall_at_k(relv, 5))
@@ -83,19 +85,20 @@ def tune_fusion(s: Searcher, cases: list[Case]) -> None:
     grid = itertools.product(
         [0.3, 0.4, 0.5, 0.6, 0.7],
         [0.3, 0.5, 0.6, 0.7],
-        [10, 30, 50, 200],
-        [False, True],
-        [0.0, 0.05, 0.1, 0.15],
+        [50, 200],
+        [True],
+        [0.0, 0.1],
+        [0.0, 0.25, 0.5, 0.75, 1.0, 1.5],
     )
     rows = [
-        (*score(s, cases, Fusion(w, we, expd, top, gp)), w, we, top, expd, gp)
-        for w, we, top, expd, gp in grid
+        (*score(s, cases, Fusion(w, we, expd, top, gp, qw)), w, we, top, expd, gp, qw)
+        for w, we, top, expd, gp, qw in grid
     ]
     rows.sort(reverse=True)
-    for r5, mrr, r5en, w, we, top, expd, gp in rows[:15]:
+    for r5, mrr, r5en, w, we, top, expd, gp, qw in rows[:15]:
         print(
             f"R@5 {r5:.3f} MRR {mrr:.3f} R@5en {r5en:.3f} | w={w:.1f} w_latin={we:.1f} "
-            f"top={top} expand_dense={expd} glossary_penalty={gp}"
+            f"top={top} expand_dense={expd} glossary_penalty={gp} question_weight={qw}"
         )
 
 

@@ -17,6 +17,7 @@ from judgekb.corpus.model import (
     LintFinding,
     ParsedDocument,
 )
+from judgekb.corpus.questions import Question, QuestionProblem
 from judgekb.corpus.source import read_rulebook
 from judgekb.errors import JudgeKBError
 
@@ -37,6 +38,8 @@ class CorpusBuild:
     lineage: Lineage = field(default_factory=Lineage)
     findings: list[LintFinding] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (doc_id, message)
+    questions: list[Question] = field(default_factory=list)  # the question view's data
+    question_problems: list[QuestionProblem] = field(default_factory=list)  # lines skipped
     corpus_hash: str = ""
 
 
@@ -85,7 +88,19 @@ def collect_corpus(manifest: Manifest, progress: Progress | None = None) -> Corp
                 progress(f"linking {doc.doc_id} -> {doc.amends}")
             out.amendments.extend(link_amendments(out.parsed[doc.doc_id], out.parsed[doc.amends]))
     _trace_editions(manifest, out, progress)
+    _collect_questions(manifest, out)
     return out
+
+
+def _collect_questions(manifest: Manifest, out: CorpusBuild) -> None:
+    """The judges' questions of each document built (manifest ``questions``)."""
+    from judgekb.corpus.questions import load_questions
+
+    ids: dict[str, list[str]] = {}
+    for c in out.clauses:
+        ids.setdefault(c.doc_id, []).append(c.clause_id)
+    files = {d.doc_id: manifest.questions[d.doc_id] for d in out.documents}
+    out.questions, out.question_problems = load_questions(files, ids)
 
 
 def _trace_editions(manifest: Manifest, out: CorpusBuild, progress: Progress | None) -> None:
@@ -125,6 +140,7 @@ def store_args(built: CorpusBuild, manifest: Manifest) -> dict:
         "errors": built.errors,
         "meta": {"normaliser_version": NORMALISER_VERSION, "manifest": manifest.path.name},
         "lineage": built.lineage,
+        "questions": built.questions,
     }
 
 

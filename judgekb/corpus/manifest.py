@@ -40,6 +40,8 @@ class Manifest:
     corrections: dict[str, str] = field(default_factory=dict)  # doc_id -> correction table
     # doc_id -> names judges call a document by ("2009 decree", "ประกาศ 2009")
     doc_aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # doc_id -> its judges' questions file (judgekb.corpus.questions); may not exist
+    questions: dict[str, Path] = field(default_factory=dict)
 
     def document(self, doc_id: str) -> Document:
         for doc in self.documents:
@@ -99,6 +101,7 @@ def load_manifest(path: Path, depth: int = 0) -> Manifest:
     words = dict(base.changelog) if base else {}
     tables = dict(base.corrections) if base else {}
     doc_aliases = dict(base.doc_aliases) if base else {}
+    questions = dict(base.questions) if base else {}
     for i, entry in enumerate(data.get("document", [])):
         line = lines[i] if i < len(lines) else None
         doc = _read_document(entry, games, path, line)
@@ -111,6 +114,7 @@ def load_manifest(path: Path, depth: int = 0) -> Manifest:
             words[doc.doc_id] = _read_changelog(entry["changelog"], path, line)
         tables[doc.doc_id] = str(entry.get("corrections", doc.doc_id))
         doc_aliases[doc.doc_id] = _names(entry, "[[document]]", path, line)
+        questions[doc.doc_id] = _source(path, str(entry.get("questions", _questions(doc))))
     if not docs:
         raise ManifestError("manifest lists no [[document]]", path=str(path))
     for doc in docs:
@@ -120,8 +124,13 @@ def load_manifest(path: Path, depth: int = 0) -> Manifest:
             )
     _check_families(docs, path)
     return Manifest(
-        path, sources, games, tuple(docs), numbering, aliases, words, tables, doc_aliases
+        path, sources, games, tuple(docs), numbering, aliases, words, tables, doc_aliases, questions
     )
+
+
+def _questions(doc: Document) -> str:
+    """Where a document's judges' questions are by default, relative to its manifest."""
+    return f"questions/{doc.doc_id}.jsonl"
 
 
 def _names(entry: dict, table: str, path: Path, line: int | None) -> tuple[str, ...]:

@@ -24,6 +24,8 @@ from judgekb.corpus.model import (
     Document,
     LintFinding,
 )
+from judgekb.corpus.questions import SCHEMA as QUESTION_SCHEMA
+from judgekb.corpus.questions import Question, question_rows
 from judgekb.errors import ClauseNotFound, StoreError, UnknownDocument, UnknownGame
 
 log = logging.getLogger(__name__)
@@ -31,7 +33,8 @@ log = logging.getLogger(__name__)
 if TYPE_CHECKING:
     from judgekb.corpus.lineage import Lineage
 
-SCHEMA_VERSION = "3"  # 2: documents.family and the edition tables; 3: findings.params
+# 2: documents.family and the edition tables; 3: findings.params; 4: questions
+SCHEMA_VERSION = "4"
 SCHEMA = (
     """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -63,6 +66,7 @@ CREATE INDEX findings_clause ON findings(doc_id, clause_id);
 CREATE TABLE build_errors (doc_id TEXT NOT NULL, message TEXT NOT NULL);
 """
     + EDITION_SCHEMA
+    + QUESTION_SCHEMA
 )
 
 
@@ -92,6 +96,7 @@ def write_store(
     errors: Sequence[tuple[str, str]] = (),
     meta: dict[str, str] | None = None,
     lineage: Lineage | None = None,
+    questions: Sequence[Question] = (),
 ) -> str:
     """Write everything to a temp file next to ``path`` and rename it into place; return the hash."""
     _check_unique(clauses)
@@ -104,6 +109,7 @@ def write_store(
         with con:
             con.executescript(SCHEMA)
             rows = _rows(documents, clauses, refs, amendments, findings, errors, lineage)
+            rows["questions"] = question_rows(questions)
             _insert_all(con, rows)
             info = {"schema_version": SCHEMA_VERSION, "corpus_hash": digest, **(meta or {})}
             con.executemany("INSERT INTO meta VALUES (?, ?)", info.items())
@@ -133,6 +139,7 @@ _TABLES = (
     "findings",
     "build_errors",
     *LINEAGE_TABLES,
+    "questions",
 )
 
 
@@ -209,9 +216,11 @@ def store_digest(
     errors: Sequence[tuple[str, str]] = (),
     meta: dict[str, str] | None = None,
     lineage: Lineage | None = None,
+    questions: Sequence[Question] = (),
 ) -> str:
     """A hash of everything :func:`write_store` would write: equal digests, equal stores."""
     rows = _rows(documents, clauses, refs, amendments, findings, errors, lineage)
+    rows["questions"] = question_rows(questions)
     payload = {"schema": SCHEMA_VERSION, "meta": meta or {}, **rows}
     return hashlib.sha256(json.dumps(payload, ensure_ascii=False).encode()).hexdigest()
 
@@ -527,6 +536,13 @@ class ClauseStore:
                 tuple(json.loads(r["params"]).items()),
             )
             for r in rows
+        ]
+
+    def questions(self) -> list[Question]:
+        """Judges' questions about the clauses (the question view), in file order."""
+        rows = self._q("SELECT * FROM questions ORDER BY rowid")
+        return [
+            Question(r["doc_id"], r["clause_id"], r["style"], r["text"], r["line"]) for r in rows
         ]
 
     def build_errors(self) -> list[tuple[str, str]]:

@@ -5,7 +5,8 @@ Layout of ``<data_dir>/index``::
     manifest.json   model, dim, normaliser/tokenizer versions, corpus hash, counts, date
     ids.json        [[doc_id, clause_id], ...] in the row order of both indexes
     dense.faiss     FAISS inner-product index over L2-normalised passage vectors
-    text_view.npy   each clause's own text (no headings) embedded: the re-ranker's second view
+    questions.npy   judges' questions (data/questions) embedded as queries: the question view
+    question_rows.npy  (question, row) pairs sorted by row
     sentences.npy   the sentences of every clause of two or more, embedded (the answer card)
     sentences.json  {row: [[start, end], ...]}: where those sentences stand in each clause
     bm25/           bm25s index over pythainlp/word tokens
@@ -40,7 +41,8 @@ def read_manifest(index_dir: Path) -> dict[str, Any]:
     for name in (
         "ids.json",
         "dense.faiss",
-        "text_view.npy",
+        "questions.npy",
+        "question_rows.npy",
         "sentences.npy",
         "sentences.json",
         "bm25",

@@ -13,16 +13,22 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from judgekb.corpus.model import Clause
 from judgekb.corpus.normalize import NORMALISER_VERSION
+from judgekb.corpus.questions import Question
 from judgekb.corpus.store import ClauseStore
 from judgekb.index.artifacts import commit_index_dir, new_index_dir, read_manifest
 from judgekb.index.embed_cache import EmbeddingCache, text_key
 from judgekb.index.passages import (
     PASSAGE_VERSION,
-    TEXT_VIEW_VERSION,
     heading_paths,
-    own_text,
     passage_text,
+)
+from judgekb.index.question_view import (
+    QUESTION_VIEW_VERSION,
+    question_pairs,
+    question_texts,
+    write_question_view,
 )
 from judgekb.index.sentences import SENTENCE_VERSION, sentence_texts, write_sentences
 from judgekb.index.tokenize import TOKENIZER_VERSION, tokenize
@@ -36,6 +42,7 @@ log = logging.getLogger(__name__)
 # (scripts/tune_fusion.py --bm25): k1 0.9 ranks better than bm25s's default 1.5 here,
 # because rule clauses are short and a repeated word says little more than one mention.
 BM25_PARAMS = {"k1": 0.9, "b": 0.75}
+QUERY_SPACE = "\x1fquery"  # cache keys of texts encoded as queries (the question view)
 
 
 @dataclass(frozen=True)
@@ -46,8 +53,8 @@ class IndexBuild:
     embedded: int  # passages actually encoded (cache misses)
     skipped: bool  # index was already up to date
     seconds: float
-    embedded_views: int = 0  # text views actually encoded (cache misses)
     embedded_sentences: int = 0  # sentences of multi-sentence clauses encoded (cache misses)
+    embedded_questions: int = 0  # judges' questions encoded (cache misses)
 
 
 def expected_manifest(model: str, corpus_hash: str) -> dict[str, Any]:
@@ -57,8 +64,8 @@ def expected_manifest(model: str, corpus_hash: str) -> dict[str, Any]:
         "normaliser_version": NORMALISER_VERSION,
         "tokenizer_version": TOKENIZER_VERSION,
         "passage_version": PASSAGE_VERSION,
-        "text_view_version": TEXT_VIEW_VERSION,
         "sentence_version": SENTENCE_VERSION,
+        "question_view_version": QUESTION_VIEW_VERSION,
         "bm25": BM25_PARAMS,
         "corpus_hash": corpus_hash,
     }
@@ -79,14 +86,17 @@ def embed_passages(
     cache: EmbeddingCache,
     progress: Callable[[int], None] | None = None,
     commit_every: int = 64,
+    as_queries: bool = False,
 ) -> tuple[np.ndarray, int]:
     """Vectors for ``texts``, from the cache where possible; returns (matrix, n_encoded).
 
     The model is loaded (``load()``) only when some passage is not cached. New vectors are
     committed to the cache every ``commit_every`` passages, so a build that is killed
-    part-way resumes where it stopped instead of re-encoding everything.
+    part-way resumes where it stopped instead of re-encoding everything. ``as_queries``
+    encodes them as queries (the question view), cached apart from the same text as a passage.
     """
-    keys = [text_key(model_name, t) for t in texts]
+    space = f"{model_name}{QUERY_SPACE}" if as_queries else model_name
+    keys = [text_key(space, t) for t in texts]
     cached = cache.get_many(keys)
     # Longest first across the whole corpus, so each batch pads to similar lengths.
     missing = sorted(
@@ -99,7 +109,13 @@ def embed_passages(
     for i in range(0, len(missing), commit_every):
         assert embedder is not None
         chunk = missing[i : i + commit_every]
-        vecs = embedder.encode_passages([t for _, t in chunk], progress=progress)
+        batch = [t for _, t in chunk]
+        if as_queries:
+            vecs = embedder.encode_queries(batch)
+            if progress:
+                progress(len(batch))
+        else:
+            vecs = embedder.encode_passages(batch, progress=progress)
         fresh = {k: v for (k, _), v in zip(chunk, vecs, strict=True)}
         cache.put_many(fresh)
         cached.update(fresh)
@@ -137,19 +153,24 @@ def build_index(
         return IndexBuild(len(clauses), 0, True, time.perf_counter() - t0)
     paths = heading_paths(clauses)
     texts = [passage_text(c, paths[(c.doc_id, c.clause_id)]) for c in clauses]
-    views = [own_text(c) for c in clauses]
     spans, sentences = sentence_texts(clauses)
+    questions = store.questions()
+    asked = question_texts(questions)
     load = _once(embedder_factory)  # loaded only if some text is not cached
     cache = EmbeddingCache(cache_path)
     try:
         tick = _ticker("embedding", len(texts), progress)
         vecs, n_encoded = embed_passages(load, model_name, texts, cache, tick, commit_every)
-        tick = _ticker("embedding text views", len(views), progress)
-        view_vecs, n_views = embed_passages(load, model_name, views, cache, tick, commit_every)
         tick = _ticker("embedding sentences", len(sentences), progress)
         sentence_vecs, n_sentences = (
             embed_passages(load, model_name, sentences, cache, tick, commit_every)
             if sentences
+            else (np.zeros((0, vecs.shape[1]), np.float32), 0)
+        )
+        tick = _ticker("embedding judges' questions", len(asked), progress)
+        question_vecs, n_questions = (
+            embed_passages(load, model_name, asked, cache, tick, commit_every, as_queries=True)
+            if asked
             else (np.zeros((0, vecs.shape[1]), np.float32), 0)
         )
     finally:
@@ -160,8 +181,8 @@ def build_index(
     index = _faiss_index(faiss, vecs.shape[1], faiss_kind)
     index.add(vecs)
     faiss.write_index(index, str(tmp / "dense.faiss"))
-    np.save(tmp / "text_view.npy", view_vecs)
     write_sentences(tmp, spans, sentence_vecs)
+    write_question_view(tmp, question_vecs, _pairs(store, clauses, questions))
     bm25 = bm25s.BM25(**BM25_PARAMS)
     bm25.index([tokenize(t) or ["∅"] for t in texts], show_progress=False)
     bm25.save(str(tmp / "bm25"), show_progress=False)
@@ -174,13 +195,30 @@ def build_index(
             **expected,
             "dim": int(vecs.shape[1]),
             "n_clauses": len(clauses),
+            "n_questions": len(questions),
             "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         },
     )
     if progress:
         progress("indexing", 1, 1)
     seconds = time.perf_counter() - t0
-    return IndexBuild(len(clauses), n_encoded, False, seconds, n_views, n_sentences)
+    return IndexBuild(len(clauses), n_encoded, False, seconds, n_sentences, n_questions)
+
+
+def _pairs(store: ClauseStore, clauses: list[Clause], questions: list[Question]) -> np.ndarray:
+    """The question view's (question, row) pairs: a question's clause in every edition."""
+    from judgekb.corpus.edition_store import Editions
+
+    row = {(c.doc_id, c.clause_id): i for i, c in enumerate(clauses)}
+    key = Editions(store).key
+    rows_of_key: dict[str, list[int]] = {}
+    for i, c in enumerate(clauses):
+        if (k := key.get((c.doc_id, c.clause_id))) is not None:
+            rows_of_key.setdefault(k, []).append(i)
+    same = {
+        i: rows_of_key.get(key.get((c.doc_id, c.clause_id), ""), []) for i, c in enumerate(clauses)
+    }
+    return question_pairs(questions, row, same)
 
 
 def _ticker(

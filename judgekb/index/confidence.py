@@ -1,7 +1,8 @@
 """How sure search is that its top hit is the governing clause: high, low or none.
 
 Features of one search (the top hit's cosine to the query, its fused score and its margin over
-the next, the share of the query's words any rulebook prints) go through a logistic model
+the next, the share of the query's words any rulebook prints, how close the query comes to the
+judges' questions of the top hit and of any clause searched) go through a logistic model
 fitted on the dev questions and a set of off-topic and nonsense queries
 (``scripts/calibrate_confidence.py`` writes ``judgekb/data/confidence.toml``):
 
@@ -35,6 +36,8 @@ FEATURES = (
     "n_words",
     "dense_margin",
     "agree",
+    "top_question",
+    "best_question",
 )
 
 
@@ -49,6 +52,8 @@ class SearchSignals:
     n_words: int  # content words (function words of English, Thai and Malay left out)
     dense_margin: float = 0.0  # cosine of the dense top row minus the dense second row
     agree: float = 0.0  # 1 when the fused top hit is also BM25's and dense's own first
+    top_question: float = 0.0  # cosine of the query to the top hit's closest judges' question
+    best_question: float = 0.0  # the same, best over every clause searched
 
     def vector(self) -> list[float]:
         return [
@@ -59,6 +64,8 @@ class SearchSignals:
             math.log1p(self.n_words),
             self.dense_margin,
             self.agree,
+            self.top_question,
+            self.best_question,
         ]
 
 

@@ -1,4 +1,4 @@
-"""Fusion of dense and BM25 scores: a pure function of score arrays and parameters.
+"""Fusion of dense, BM25 and question-view scores: a pure function of arrays and parameters.
 
 ``scripts/tune_fusion.py`` grids :class:`Fusion` through :func:`fuse` exactly as search uses it.
 """
@@ -11,16 +11,29 @@ import numpy as np
 
 
 @dataclass(frozen=True)
+class RawScores:
+    """Every row's raw scores for one query: what fusion and the re-ranker combine."""
+
+    dense: np.ndarray  # cosine of the query to each clause's passage
+    bm25: np.ndarray
+    questions: np.ndarray  # question view: cosine to the closest judges' question (0: none)
+    qv: np.ndarray | None  # the encoded query, (1, dim); None when dense was not run
+
+
+@dataclass(frozen=True)
 class Fusion:
     """How dense and BM25 scores are combined (tuned on the dev questions only)."""
 
     dense_weight: float = 0.5  # weight of the min-max normalised dense score
     english_dense_weight: float = 0.5  # the same for Latin-script (Malay/English) queries
     expand_dense: bool = True  # cross-lingual queries: the encoder sees the expansion terms too
-    norm_top: int = 200  # min-max normalisation over the top-N of each score in scope
+    norm_top: int = 50  # min-max normalisation over the top-N of each score in scope
     # Subtracted from glossary entries' fused score: a question wants the rule, not the
     # definition, and a query that *is* a glossary term reaches its entry by alias lookup.
     glossary_penalty: float = 0.1
+    # Weight of the min-max normalised question view (index/question_view.py): the cosine of
+    # the query to the closest judges' question each clause answers, added on top.
+    question_weight: float = 1.0
 
 
 def normalise(s: np.ndarray, mask: np.ndarray, top: int) -> np.ndarray:
@@ -42,11 +55,16 @@ def fuse(
     fusion: Fusion,
     latin: bool,
     glossary_rows: np.ndarray,
+    questions: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Weighted sum of the normalised scores, glossary entries lowered; -inf outside ``mask``."""
+    """Weighted sum of the normalised scores, glossary entries lowered; -inf outside ``mask``.
+    ``questions`` (the question view's per-row scores) adds ``fusion.question_weight`` of its
+    normalised score."""
     w = fusion.english_dense_weight if latin else fusion.dense_weight
     fused = w * normalise(dense, mask, fusion.norm_top) + (1 - w) * normalise(
         bm25, mask, fusion.norm_top
     )
+    if questions is not None and fusion.question_weight:
+        fused = fused + fusion.question_weight * normalise(questions, mask, fusion.norm_top)
     fused = fused - fusion.glossary_penalty * glossary_rows
     return np.where(mask, fused, -np.inf)

@@ -22,6 +22,7 @@ from judgekb.errors import QueryError, UnknownDocument
 from judgekb.index.artifacts import check_manifest, read_manifest
 from judgekb.index.build import expected_manifest
 from judgekb.index.e5convert import MAX_SEQ_LENGTH
+from judgekb.index.question_view import QuestionView
 from judgekb.index.request import Scope
 from judgekb.index.sentences import SentenceIndex
 
@@ -66,8 +67,8 @@ class LoadedIndex:
         # OpenMP team would otherwise spin against torch's on the two cores (p95 24 -> 19 ms).
         faiss.omp_set_num_threads(1)
         self.dense = faiss.read_index(str(index_dir / "dense.faiss"))
-        self.text_view: np.ndarray = np.load(index_dir / "text_view.npy")
         self.sentences = SentenceIndex(index_dir)
+        self.questions = QuestionView(index_dir, len(self.clauses))
         # A flat index is scored by one matrix-vector product: asking FAISS for all n results
         # sorts them (0.4 ms); numpy's own loop takes 0.2 ms and, unlike BLAS, never wakes a
         # thread team that would contend with the encoder's.
@@ -157,9 +158,9 @@ class LoadedIndex:
         out[idx[0][valid]] = scores[0][valid]
         return out
 
-    def text_view_scores(self, qv: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """Cosine of the query vector ``qv`` to the text view (own words) of ``rows``."""
-        return np.asarray(self.text_view[rows] @ qv[0], dtype=np.float32)
+    def question_scores(self, qv: np.ndarray) -> np.ndarray:
+        """Per row, the cosine of ``qv`` to the closest judges' question it answers (0: none)."""
+        return self.questions.scores(qv)
 
     def query_truncated(self, text: str) -> bool:
         """Whether the encoder reads only the first 512 tokens of ``text``.

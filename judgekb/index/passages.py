@@ -49,14 +49,3 @@ def passage_text(clause: Clause, path: Sequence[str]) -> str:
         parts.append(" / ".join(clause.aliases))
     parts.append(clause.text)
     return normalize_text("\n".join(p for p in parts if p))
-
-
-TEXT_VIEW_VERSION = "1"  # bump when own_text changes: the index manifest records it
-
-
-def own_text(clause: Clause) -> str:
-    """The clause's own words, without the headings above it: the *text view*, embedded at
-    build beside the passage. A child's passage repeats its parents' headings, so it matches
-    whatever its parent matches; its own text tells siblings and parent/child pairs apart
-    (index/rerank.py compares the query with it)."""
-    return normalize_text(clause.text) or normalize_text(clause.title) or "∅"

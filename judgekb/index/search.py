@@ -19,14 +19,13 @@ from judgekb.corpus.store import ClauseStore
 from judgekb.errors import Overloaded
 from judgekb.index.artifacts import read_manifest
 from judgekb.index.confidence import ConfidenceModel, SearchSignals, load_confidence
-from judgekb.index.fusion import Fusion, fuse
+from judgekb.index.fusion import Fusion, RawScores, fuse
 from judgekb.index.games import GameNames
 from judgekb.index.hits import HitFactory
 from judgekb.index.language import any_function_word
 from judgekb.index.loaded import LoadedIndex
 from judgekb.index.plan import Planner, QueryPlan
 from judgekb.index.request import Confidence, SearchRequest
-from judgekb.index.rerank import Reranker, load_reranker, rerank_top
 from judgekb.index.results import SearchHit, SearchResult
 from judgekb.index.terms import Lexicon, add_glossary_pairs
 from judgekb.index.tokenize import tokenize
@@ -40,7 +39,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Fusion", "Searcher", "load_searcher"]
+__all__ = ["Fusion", "RawScores", "Searcher", "load_searcher"]
 
 WARM_UP_QUESTION = "ผู้เล่นแพ้เมื่อไหร่ ถ้าการ์ดในเด็คหมดและโจมตีไม่ได้ "
 TRUNCATED_NOTE = "the query is longer than the encoder's 512 tokens: only its start was read"
@@ -64,7 +63,6 @@ class Searcher:
         faiss_kind: str | None = None,
         confidence: ConfidenceModel | None = None,
         doc_aliases: Mapping[str, Iterable[str]] | None = None,
-        reranker: Reranker | None = None,
         encoder: str | None = None,
     ) -> None:
         self.index = LoadedIndex(store, index_dir, embedder, model_name, faiss_kind, encoder)
@@ -78,7 +76,6 @@ class Searcher:
         )
         self.hits = HitFactory(store, self.index.clauses)
         self.confidence = confidence or load_confidence()
-        self.reranker = reranker  # None: the fused order stands (load_searcher loads the model)
         self._vocab = self.index.bm25.vocab_dict
 
     @property
@@ -97,32 +94,35 @@ class Searcher:
         self.index.set_query_cache(size)
 
     # scoring ----------------------------------------------------------------------------
-    def raw_scores(self, plan: QueryPlan, mode: str) -> tuple[np.ndarray, np.ndarray]:
-        """(dense, bm25) raw scores of every row for the plan; zeros for a mode's unused half."""
-        dense, bm, _ = self._scores(plan, mode)
-        return dense, bm
-
-    def _scores(
-        self, plan: QueryPlan, mode: str
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """:meth:`raw_scores` and the encoded query (None when dense was not run)."""
+    def scores(self, plan: QueryPlan, mode: str) -> RawScores:
+        """Raw scores of every row for the plan (zeros for a mode's unused parts) and the
+        encoded query (None when dense was not run)."""
         n = len(self.index)
-        bm = self.index.bm25_scores(plan.terms) if mode != "dense" else np.zeros(n, np.float32)
+        zeros = np.zeros(n, np.float32)
+        bm = self.index.bm25_scores(plan.terms) if mode != "dense" else zeros
         if mode == "bm25":
-            return np.zeros(n, np.float32), bm, None
+            return RawScores(zeros, bm, zeros, None)
         text = self.planner.dense_text(plan, self.fusion.expand_dense)
         plan.query_truncated = self.index.query_truncated(text)
         qv = self.index.query_vector(text, plan.request.deadline)
-        return self.index.dense_scores_of(qv), bm, qv
+        return RawScores(self.index.dense_scores_of(qv), bm, self.index.question_scores(qv), qv)
 
-    def rank(self, plan: QueryPlan, dense: np.ndarray, bm: np.ndarray) -> np.ndarray:
+    def rank(self, plan: QueryPlan, raw: RawScores) -> np.ndarray:
         mode = plan.request.mode
         if mode == "bm25":
-            return np.where(plan.mask, bm, -np.inf)
+            return np.where(plan.mask, raw.bm25, -np.inf)
         if mode == "dense":
-            return np.where(plan.mask, dense, -np.inf)
+            return np.where(plan.mask, raw.dense, -np.inf)
         latin = plan.pq.lang == "latin"
-        return fuse(dense, bm, plan.mask, self.fusion, latin, self.index.is_glossary_row)
+        return fuse(
+            raw.dense,
+            raw.bm25,
+            plan.mask,
+            self.fusion,
+            latin,
+            self.index.is_glossary_row,
+            raw.questions,
+        )
 
     # public -----------------------------------------------------------------------------
     def search(self, request: SearchRequest) -> SearchResult:
@@ -151,13 +151,12 @@ class Searcher:
         qv: np.ndarray | None = None
         nothing_else = plan.bare and (plan.elsewhere or plan.ambiguous_games)
         if len(hits) < k and not nothing_else:
-            dense, bm, qv = self._scores(plan, request.mode)
-            fused = self.rank(plan, dense, bm)
-            if request.mode == "hybrid":  # the fused top-N re-ranked (index/rerank.py)
-                fused = rerank_top(self.reranker, self.index, fused, dense, bm, qv)
+            raw = self.scores(plan, request.mode)
+            qv = raw.qv
+            fused = self.rank(plan, raw)
             best = np.argsort(-fused, kind="stable")[: limit + len(seen) + 1]
             order = [int(i) for i in best if np.isfinite(fused[i])]
-            signals = self._signals(plan, dense, bm, fused, order)
+            signals = self._signals(plan, raw, fused, order)
             for i in order:
                 add(i, float(fused[i]), "search", plan.terms)
         hits = self._fold_older(hits, plan)
@@ -238,12 +237,7 @@ class Searcher:
 
     # confidence -------------------------------------------------------------------------
     def _signals(
-        self,
-        plan: QueryPlan,
-        dense: np.ndarray,
-        bm: np.ndarray,
-        fused: np.ndarray,
-        order: list[int],
+        self, plan: QueryPlan, raw: RawScores, fused: np.ndarray, order: list[int]
     ) -> SearchSignals:
         grammar = any_function_word()
         words = [
@@ -254,6 +248,7 @@ class Searcher:
         known = sum(self._known(w, plan.pq.lang) for w in words) / len(words) if words else 0.0
         if not order:
             return SearchSignals(0.0, 0.0, 0.0, known, len(words))
+        dense, bm = raw.dense, raw.bm25
         top = order[0]
         second = float(fused[order[1]]) if len(order) > 1 else 0.0
         d = np.where(plan.mask, dense, -np.inf)
@@ -262,6 +257,7 @@ class Searcher:
         dense_margin = d_sorted[0] - d_sorted[1] if np.isfinite(d_sorted[1]) else 0.0
         b = np.where(plan.mask, bm, -np.inf)
         agree = float(int(np.argmax(d)) == top) + float(int(np.argmax(b)) == top)
+        q = np.where(plan.mask, raw.questions, -np.inf)
         return SearchSignals(
             float(dense[top]),
             float(fused[top]),
@@ -270,6 +266,8 @@ class Searcher:
             len(words),
             dense_margin,
             agree / 2,
+            float(raw.questions[top]),
+            float(q.max()) if q.size else 0.0,
         )
 
     def _known(self, word: str, script: str) -> bool:
@@ -333,7 +331,6 @@ def load_searcher(
         game_aliases=manifest.game_aliases,
         faiss_kind=settings.faiss_index,
         doc_aliases=manifest.doc_aliases,
-        reranker=load_reranker(),
         encoder=settings.encoder,
     )
     searcher.generation = gen.id

@@ -76,7 +76,7 @@ def test_a_store_of_an_older_schema_names_the_fix(tmp_path):
     with con:
         con.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     con.close()
-    with pytest.raises(StoreError, match=r"has schema 1, this judgekb reads schema 3; run"):
+    with pytest.raises(StoreError, match=r"has schema 1, this judgekb reads schema 4; run"):
         ClauseStore(path)
 
 

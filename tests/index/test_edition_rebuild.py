@@ -32,11 +32,8 @@ def test_a_new_edition_embeds_only_its_changed_clauses(tmp_path):
         ClauseStore(data / "clauses.sqlite"), data / "index", cache, lambda: before, "f"
     )
     assert done.embedded == done.n_clauses == 464
-    # each clause's passage, its own text (the re-ranker's text view) and the sentences of a
-    # clause of several, where those differ
-    assert len(set(before.encoded)) == (
-        done.embedded + done.embedded_views + done.embedded_sentences
-    )
+    # each clause's passage and the sentences of a clause of several, where those differ
+    assert len(set(before.encoded)) == done.embedded + done.embedded_sentences
 
     both = [*first, ("op-1", "V1", "2025-09-01", new.text)]
     build_corpus(load_manifest(write_editions(tmp_path / "b", both)), data / "clauses.sqlite")
@@ -45,11 +42,11 @@ def test_a_new_edition_embeds_only_its_changed_clauses(tmp_path):
         ClauseStore(data / "clauses.sqlite"), data / "index", cache, lambda: after, "f"
     )
     assert again.n_clauses == 464 + 464
-    # the passage and the own text of each changed clause, and the one new sentence: the
-    # reworded 1-2-3's first sentence (its second is unchanged, so cached)
-    assert (again.embedded, again.embedded_views, again.embedded_sentences) == (2, 2, 1)
+    # the passage of each changed clause, and the one new sentence: the reworded 1-2-3's
+    # first sentence (its second is unchanged, so cached)
+    assert (again.embedded, again.embedded_sentences) == (2, 1)
     assert "ผู้เล่นสามารถขอยอมแพ้ได้ทุกเมื่อในระหว่างเกม" in after.encoded
-    assert len(after.encoded) == 5
+    assert len(after.encoded) == 3
     assert sorted({t.splitlines()[-1] for t in after.encoded}) == [
         "ประกาศก่อนโจมตี",
         "ผู้เล่นสามารถขอยอมแพ้ได้ทุกเมื่อในระหว่างเกม",

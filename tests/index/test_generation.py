@@ -32,9 +32,10 @@ FILES = [
     "index/dense.faiss",
     "index/ids.json",
     "index/manifest.json",
+    "index/question_rows.npy",
+    "index/questions.npy",
     "index/sentences.json",
     "index/sentences.npy",
-    "index/text_view.npy",
 ]
 
 

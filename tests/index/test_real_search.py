@@ -125,7 +125,8 @@ def test_cli_search_json_and_batch(built_settings, tmp_path, monkeypatch):
     assert lines[0]["results"][0]["clause_id"] == "13"
     assert "empty" in lines[1]["error"]
     assert {r["game"] for r in lines[2]["results"]} == {"gundam", "one-piece"}
-    assert lines[2]["ambiguous_games"] == ["gundam", "one-piece"]
+    # printed as written by Gundam and One Piece, as 1.2.2.1 by Vanguard: listed after them
+    assert lines[2]["ambiguous_games"] == ["gundam", "one-piece", "vanguard"]
     assert set(lines[2]) == RESULT_KEYS - {"query"} | {"qid"}  # a batch line names its qid
     get_settings.cache_clear()
 
@@ -141,21 +142,21 @@ def test_dev_set_regression_guard(real_searcher):
     result = run_eval(questions, search_fn_for(real_searcher), modes=("hybrid",), k=10)
     hybrid = result["modes"]["hybrid"]
     overall = hybrid["overall"]
-    # Measured 2026-11-25 with the shipped re-ranker and confidence model (both fitted on
-    # these questions, so in-sample; the cross-validated figures are in docs/benchmarks.md):
-    # R@1 0.699, R@5 0.924, MRR@10 0.796, Malay R@5 0.906, all games R@5 0.890 with the top
-    # hit's game right 0.911; confidence high precision 0.849 at coverage 0.534. A little slack.
-    assert overall["recall@1"] >= 0.67
-    assert overall["recall@5"] >= 0.91
-    assert overall["mrr@10"] >= 0.77
-    assert hybrid["by_lang"]["ms"]["recall@5"] >= 0.88
-    assert hybrid["all_games"]["overall"]["recall@5"] >= 0.86
-    assert hybrid["all_games"]["top_game_right"] >= 0.89
+    # Measured 2026-11-27 on the 541 dev questions with the question view (fusion weights and
+    # confidence model chosen on these questions, so in-sample): R@1 0.782, R@5 0.943, MRR@10
+    # 0.846, Malay R@5 0.911, all games R@5 0.891 with the top hit's game right 0.889;
+    # confidence high precision 0.927 at coverage 0.606, no off-topic high. A little slack.
+    assert overall["recall@1"] >= 0.76
+    assert overall["recall@5"] >= 0.93
+    assert overall["mrr@10"] >= 0.83
+    assert hybrid["by_lang"]["ms"]["recall@5"] >= 0.89
+    assert hybrid["all_games"]["overall"]["recall@5"] >= 0.87
+    assert hybrid["all_games"]["top_game_right"] >= 0.87
     assert hybrid["by_kind"]["lookup"]["recall@1"] == 1.0
     cases = hybrid["cases"]
-    assert cases["confidence"]["high_precision"] >= 0.82
-    assert cases["confidence"]["high_coverage"] >= 0.5
-    assert cases["offtopic"]["high"] <= 1
+    assert cases["confidence"]["high_precision"] >= 0.9
+    assert cases["confidence"]["high_coverage"] >= 0.58
+    assert cases["offtopic"]["high"] == 0
     assert (cases["ambiguous"]["rate"], cases["elsewhere"]["rate"]) == (1.0, 1.0)
 
 

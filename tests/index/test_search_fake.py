@@ -195,10 +195,10 @@ def test_glossary_entries_yield_to_rules_in_free_text_but_not_in_term_lookups(en
 
     s = env["searcher"]
     plan = _plan(s, "การร่ายการ์ด", "summoner-master")
-    dense, bm = s.raw_scores(plan, "hybrid")
-    penalised = s.rank(plan, dense, bm)
+    raw = s.scores(plan, "hybrid")
+    penalised = s.rank(plan, raw)
     s.fusion = Fusion(glossary_penalty=0.0)
-    plain = s.rank(plan, dense, bm)
+    plain = s.rank(plan, raw)
     row = s.index.row[("th-doc", "glossary/cast")]
     assert np.isclose(plain[row] - penalised[row], 0.1)
     other = s.index.row[("th-doc", "100.1")]

@@ -128,7 +128,7 @@ def test_healthz_reports_the_manifest(client, searcher) -> None:
     body = client.get("/healthz").json()
     assert (body["ok"], body["games"], body["documents"], body["clauses"]) == (True, 2, 3, 13)
     assert body["manifest"] == searcher.manifest
-    assert body["store"]["schema_version"] == "3"
+    assert body["store"]["schema_version"] == "4"
 
 
 ERRORS = [

@@ -1,0 +1,86 @@
+"""The question view: a judge's question compared with the questions each clause answers.
+
+The books answer in formal words; judges ask in everyday ones. The judges' questions kept as
+data beside the books (:mod:`judgekb.corpus.questions`) are encoded at build as *queries*
+("query: …", e5's symmetric form), so that a judge's question meets questions worded the way
+judges word them. A clause's score is the cosine of the judge's question to the closest of its
+questions; a clause with none scores 0. Fusion (:func:`judgekb.index.fusion.fuse`) and the
+re-ranker take it as a third signal beside the passage cosine and BM25.
+
+Artifacts in the index directory:
+
+- ``questions.npy``: one unit vector per question (float32, n_questions x dim);
+- ``question_rows.npy``: (question, row) pairs sorted by row: a question belongs to the row of
+  its clause and, through the clause's stable key, to the same clause in other editions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from judgekb.corpus.normalize import normalize_text
+from judgekb.corpus.questions import Question
+
+QUESTION_VIEW_VERSION = "1"  # bump when question_texts or the pairing changes
+VECTORS = "questions.npy"
+PAIRS = "question_rows.npy"
+
+
+def question_texts(questions: Sequence[Question]) -> list[str]:
+    """What the encoder reads for each question (normalised as queries are)."""
+    return [normalize_text(q.text) for q in questions]
+
+
+def question_pairs(
+    questions: Sequence[Question],
+    row: Mapping[tuple[str, str], int],
+    same_clause: Mapping[int, Sequence[int]],
+) -> np.ndarray:
+    """(question, row) pairs sorted by row: each question's clause and, through
+    ``same_clause`` (row -> the rows of the same stable key), its other editions."""
+    pairs: set[tuple[int, int]] = set()
+    for i, q in enumerate(questions):
+        r = row.get((q.doc_id, q.clause_id))
+        if r is None:
+            continue
+        for target in (r, *same_clause.get(r, ())):
+            pairs.add((i, target))
+    out = np.array(sorted(pairs, key=lambda p: (p[1], p[0])), dtype=np.int32)
+    return out.reshape(-1, 2)
+
+
+def write_question_view(directory: Path, vectors: np.ndarray, pairs: np.ndarray) -> None:
+    np.save(directory / VECTORS, np.ascontiguousarray(vectors, dtype=np.float32))
+    np.save(directory / PAIRS, np.ascontiguousarray(pairs, dtype=np.int32))
+
+
+class QuestionView:
+    """The loaded question view of an index directory (empty when the corpus has none)."""
+
+    def __init__(self, directory: Path, n_rows: int) -> None:
+        self.vectors = np.load(directory / VECTORS)
+        pairs = np.load(directory / PAIRS)
+        self.n_rows = n_rows
+        self.question_of_pair = pairs[:, 0]
+        rows = pairs[:, 1]
+        # Segments of equal rows (pairs are sorted by row): one maximum per segment.
+        starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]]) if rows.size else rows
+        self.starts = starts.astype(np.int64)
+        self.rows = rows[self.starts] if rows.size else rows
+        self.has_questions = np.zeros(n_rows, dtype=bool)
+        self.has_questions[self.rows] = True
+
+    def __len__(self) -> int:
+        return int(self.vectors.shape[0])
+
+    def scores(self, qv: np.ndarray) -> np.ndarray:
+        """Per row, the cosine of ``qv`` (shape (1, dim)) to the closest of its questions."""
+        out = np.zeros(self.n_rows, dtype=np.float32)
+        if not len(self):
+            return out
+        sims = np.einsum("ij,j->i", self.vectors, qv[0].astype(np.float32))
+        out[self.rows] = np.maximum.reduceat(sims[self.question_of_pair], self.starts)
+        return out
