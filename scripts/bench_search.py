@@ -45,6 +45,7 @@ def bench_builds(models_dir: Path) -> dict[str, float]:
         tmp = Path(tmp_s)
         shutil.copytree(DATA_DIR / "rulebooks", tmp / "rulebooks")
         shutil.copy(DATA_DIR / "manifest.toml", tmp / "manifest.toml")
+        shutil.copytree(DATA_DIR / "questions", tmp / "questions")
         (tmp / "var").mkdir()
         (tmp / "var" / "models").symlink_to(models_dir.resolve())
         settings = Settings(data_dir=tmp / "var", manifest=tmp / "manifest.toml")

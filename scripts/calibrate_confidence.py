@@ -10,7 +10,7 @@ and nonsense rows are negatives. ``high`` is the highest probability at which ``
 questions with gold (clause-number lookups, always ``high``, included as the eval counts
 them), chosen on 5-fold cross-validated probabilities so the printed precision is what unseen
 questions can expect; ``none`` the probability below which at most 5 % of real dev questions
-fall.
+fall (``--none-quantile``).
 Lookups (clause numbers) are not part of the fit: they are ``high`` by construction.
 """
 
@@ -77,6 +77,12 @@ def main() -> None:
         default=0.52,
         help="share of questions with gold said high (lookups included), bar 0.5",
     )
+    ap.add_argument(
+        "--none-quantile",
+        type=float,
+        default=0.05,
+        help="share of real dev questions allowed below the 'none' threshold",
+    )
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument(
         "--reuse", action="store_true", help="refit on var/calibration.npz from the last run"
@@ -102,7 +108,7 @@ def main() -> None:
     high, cv_precision = choose_high(p_cv, y, real, sure, args.coverage)
     clf.fit(x, y)
     p = clf.predict_proba(x)[:, 1]
-    none_prob = float(np.quantile(p[real], 0.05))
+    none_prob = float(np.quantile(p[real], args.none_quantile))
     model = ConfidenceModel(
         tuple(float(w) for w in clf.coef_[0]), float(clf.intercept_[0]), high, none_prob
     )

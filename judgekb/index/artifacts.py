@@ -7,6 +7,7 @@ Layout of ``<data_dir>/index``::
     dense.faiss     FAISS inner-product index over L2-normalised passage vectors
     questions.npy   judges' questions (data/questions) embedded as queries: the question view
     question_rows.npy  (question, row) pairs sorted by row
+    game_model.npz  which game a question reads like (index/games.py GameModel)
     sentences.npy   the sentences of every clause of two or more, embedded (the answer card)
     sentences.json  {row: [[start, end], ...]}: where those sentences stand in each clause
     bm25/           bm25s index over pythainlp/word tokens
@@ -43,6 +44,7 @@ def read_manifest(index_dir: Path) -> dict[str, Any]:
         "dense.faiss",
         "questions.npy",
         "question_rows.npy",
+        "game_model.npz",
         "sentences.npy",
         "sentences.json",
         "bm25",

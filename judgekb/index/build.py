@@ -19,6 +19,7 @@ from judgekb.corpus.questions import Question
 from judgekb.corpus.store import ClauseStore
 from judgekb.index.artifacts import commit_index_dir, new_index_dir, read_manifest
 from judgekb.index.embed_cache import EmbeddingCache, text_key
+from judgekb.index.games import GAME_MODEL_VERSION, GameModel, fit_game_model
 from judgekb.index.passages import (
     PASSAGE_VERSION,
     heading_paths,
@@ -66,6 +67,7 @@ def expected_manifest(model: str, corpus_hash: str) -> dict[str, Any]:
         "passage_version": PASSAGE_VERSION,
         "sentence_version": SENTENCE_VERSION,
         "question_view_version": QUESTION_VIEW_VERSION,
+        "game_model_version": GAME_MODEL_VERSION,
         "bm25": BM25_PARAMS,
         "corpus_hash": corpus_hash,
     }
@@ -183,6 +185,7 @@ def build_index(
     faiss.write_index(index, str(tmp / "dense.faiss"))
     write_sentences(tmp, spans, sentence_vecs)
     write_question_view(tmp, question_vecs, _pairs(store, clauses, questions))
+    _game_model(store, clauses, questions).save(tmp)
     bm25 = bm25s.BM25(**BM25_PARAMS)
     bm25.index([tokenize(t) or ["∅"] for t in texts], show_progress=False)
     bm25.save(str(tmp / "bm25"), show_progress=False)
@@ -203,6 +206,17 @@ def build_index(
         progress("indexing", 1, 1)
     seconds = time.perf_counter() - t0
     return IndexBuild(len(clauses), n_encoded, False, seconds, n_sentences, n_questions)
+
+
+def _game_model(store: ClauseStore, clauses: list[Clause], questions: list[Question]) -> GameModel:
+    """The game model (index/games.py), fitted on the rulebooks' clauses and the judges'
+    questions, each labelled with its game."""
+    game_of = {d.doc_id: d.game for d in store.documents()}
+    rules = {d.doc_id for d in store.documents() if d.kind == "rules"}
+    texts = [c.text for c in clauses if c.doc_id in rules] + [q.text for q in questions]
+    games = [game_of[c.doc_id] for c in clauses if c.doc_id in rules]
+    games += [game_of[q.doc_id] for q in questions]
+    return fit_game_model(texts, games)
 
 
 def _pairs(store: ClauseStore, clauses: list[Clause], questions: list[Question]) -> np.ndarray:

@@ -34,6 +34,9 @@ class Fusion:
     # Weight of the min-max normalised question view (index/question_view.py): the cosine of
     # the query to the closest judges' question each clause answers, added on top.
     question_weight: float = 1.0
+    # A search over several games adds this much of each clause's game probability as the
+    # question reads (index/games.py GameModel): a soft prior, never a filter.
+    game_prior_weight: float = 1.2
 
 
 def normalise(s: np.ndarray, mask: np.ndarray, top: int) -> np.ndarray:
@@ -56,15 +59,19 @@ def fuse(
     latin: bool,
     glossary_rows: np.ndarray,
     questions: np.ndarray | None = None,
+    game_prior: np.ndarray | None = None,
 ) -> np.ndarray:
     """Weighted sum of the normalised scores, glossary entries lowered; -inf outside ``mask``.
     ``questions`` (the question view's per-row scores) adds ``fusion.question_weight`` of its
-    normalised score."""
+    normalised score; ``game_prior`` (each row's game probability, for a search over several
+    games) ``fusion.game_prior_weight`` of it."""
     w = fusion.english_dense_weight if latin else fusion.dense_weight
     fused = w * normalise(dense, mask, fusion.norm_top) + (1 - w) * normalise(
         bm25, mask, fusion.norm_top
     )
     if questions is not None and fusion.question_weight:
         fused = fused + fusion.question_weight * normalise(questions, mask, fusion.norm_top)
+    if game_prior is not None and fusion.game_prior_weight:
+        fused = fused + fusion.game_prior_weight * game_prior
     fused = fused - fusion.glossary_penalty * glossary_rows
     return np.where(mask, fused, -np.inf)

@@ -1,18 +1,26 @@
 """Which game a question is about when the judge chose none.
 
-Two kinds of evidence, both data, never hand-listed per question:
+Evidence, all data, never hand-listed per question:
 - the game's names (manifest ``[[game]] aliases``): "gundam: rest a unit …", "OP 6-5-5-1";
 - words only one game's books print (ดอน!!, ลีดเดอร์, Rear-guard, Seal …): computed from the
   books at load time as the tokens that several clauses of one game print and no clause of
-  another game does.
+  another game does;
+- how the question reads (:class:`GameModel`): a logistic regression over character n-grams,
+  fitted at build on the books and the judges' questions, gives each game a probability. A
+  search over all games adds it to each clause's fused score (a soft prior, never a filter:
+  "can I look at my opponent's hand?" is in every game's book).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
 
 from judgekb.corpus.model import Clause
 from judgekb.index.tokenize import tokenize
@@ -101,3 +109,96 @@ class GameVocabulary:
             if game:
                 out.setdefault(game, []).append(t)
         return out
+
+
+GAME_MODEL = "game_model.npz"
+GAME_MODEL_VERSION = "1"  # bump when char_ngrams or the fit changes
+NGRAMS = (2, 4)
+
+
+def char_ngrams(text: str) -> list[str]:
+    """The game model's features: lowercased character 2- to 4-grams inside each
+    space-separated word, padded with a space at both ends (Thai runs count as one word)."""
+    out: list[str] = []
+    for word in text.lower().split():
+        padded = f" {word} "
+        for n in range(NGRAMS[0], min(NGRAMS[1], len(padded)) + 1):
+            out += [padded[i : i + n] for i in range(len(padded) - n + 1)]
+    return out
+
+
+@dataclass(frozen=True)
+class GameModel:
+    """Multinomial logistic regression over TF-IDF character n-grams (sublinear tf, l2)."""
+
+    games: tuple[str, ...]
+    vocabulary: Mapping[str, int]
+    idf: np.ndarray  # (n_features,)
+    coef: np.ndarray  # (n_games, n_features)
+    intercept: np.ndarray  # (n_games,)
+
+    def probabilities(self, text: str) -> dict[str, float]:
+        """Each game's probability that ``text`` is a question about it."""
+        counts = Counter(i for g in char_ngrams(text) if (i := self.vocabulary.get(g)) is not None)
+        z = self.intercept.astype(np.float64).copy()
+        if counts:
+            idx = np.fromiter(counts, dtype=np.int64)
+            tf = 1.0 + np.log(np.fromiter(counts.values(), dtype=np.float64))
+            x = tf * self.idf[idx]
+            z += self.coef[:, idx] @ (x / np.linalg.norm(x))
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return dict(zip(self.games, (float(v) for v in p), strict=True))
+
+    def save(self, directory: Path) -> None:
+        vocab = sorted(self.vocabulary, key=self.vocabulary.__getitem__)
+        np.savez(
+            directory / GAME_MODEL,
+            games=np.array(self.games),
+            vocabulary=np.array(json.dumps(vocab, ensure_ascii=False)),
+            idf=self.idf.astype(np.float32),
+            coef=self.coef.astype(np.float32),
+            intercept=self.intercept.astype(np.float32),
+        )
+
+    @classmethod
+    def load(cls, directory: Path) -> GameModel:
+        with np.load(directory / GAME_MODEL) as z:
+            vocab = json.loads(str(z["vocabulary"]))
+            return cls(
+                tuple(str(g) for g in z["games"]),
+                {g: i for i, g in enumerate(vocab)},
+                z["idf"],
+                z["coef"],
+                z["intercept"],
+            )
+
+
+def fit_game_model(texts: Sequence[str], games: Sequence[str], c: float = 10.0) -> GameModel:
+    """Fit the model on texts labelled by game (the books' clauses and the judges'
+    questions; ``judgekb build`` does it, in a few seconds)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    labels = tuple(sorted(set(games)))
+    if len(labels) < 2:  # one game (or none): nothing to tell apart
+        empty = np.zeros((len(labels), 0))
+        return GameModel(labels, {}, np.zeros(0), empty, np.zeros(len(labels)))
+    # n-grams of at least two texts; a tiny corpus may have none, then every n-gram
+    min_df = 2 if len(texts) > 2 * len(labels) else 1
+    vec = TfidfVectorizer(analyzer=char_ngrams, sublinear_tf=True, min_df=min_df)
+    x = vec.fit_transform(texts)
+    clf = LogisticRegression(C=c, max_iter=3000).fit(x, list(games))
+    coef = clf.coef_
+    if len(clf.classes_) == 2:  # sklearn keeps one row for two classes
+        coef = np.vstack([-coef[0] / 2, coef[0] / 2])
+        intercept = np.array([-clf.intercept_[0] / 2, clf.intercept_[0] / 2])
+    else:
+        intercept = clf.intercept_
+    return GameModel(
+        tuple(str(g) for g in clf.classes_),
+        {str(k): int(v) for k, v in vec.vocabulary_.items()},
+        np.asarray(vec.idf_, dtype=np.float64),
+        np.asarray(coef, dtype=np.float64),
+        np.asarray(intercept, dtype=np.float64),
+    )

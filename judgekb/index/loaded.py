@@ -22,6 +22,7 @@ from judgekb.errors import QueryError, UnknownDocument
 from judgekb.index.artifacts import check_manifest, read_manifest
 from judgekb.index.build import expected_manifest
 from judgekb.index.e5convert import MAX_SEQ_LENGTH
+from judgekb.index.games import GameModel
 from judgekb.index.question_view import QuestionView
 from judgekb.index.request import Scope
 from judgekb.index.sentences import SentenceIndex
@@ -69,6 +70,7 @@ class LoadedIndex:
         self.dense = faiss.read_index(str(index_dir / "dense.faiss"))
         self.sentences = SentenceIndex(index_dir)
         self.questions = QuestionView(index_dir, len(self.clauses))
+        self.game_model = GameModel.load(index_dir)
         # A flat index is scored by one matrix-vector product: asking FAISS for all n results
         # sorts them (0.4 ms); numpy's own loop takes 0.2 ms and, unlike BLAS, never wakes a
         # thread team that would contend with the encoder's.
@@ -80,12 +82,15 @@ class LoadedIndex:
         self.games = store.games()
         docs = self.docs
         self.game_of_row = np.array([docs[c.doc_id].game for c in self.clauses])
+        names, self._game_index = np.unique(self.game_of_row, return_inverse=True)
+        self._game_names = [str(g) for g in names]
         self.doc_of_row = np.array([c.doc_id for c in self.clauses])
         self.lang_of_row = np.array([c.lang for c in self.clauses])
         self.kind_of_row = np.array([c.kind for c in self.clauses])
         self.doc_kind_of_row = np.array([docs[c.doc_id].kind for c in self.clauses])
         self.is_glossary_row = (self.kind_of_row == "glossary").astype(np.float32)
         self.editions = Editions(store)
+        self._doc_masks: dict[frozenset[str], np.ndarray] = {}
         self._rows_of_key: dict[str, list[int]] = {}
         for i, c in enumerate(self.clauses):
             key = self.editions.key.get((c.doc_id, c.clause_id))
@@ -124,7 +129,13 @@ class LoadedIndex:
         if scope.doc is not None and scope.edition is None:
             return np.ones(len(self.clauses), dtype=bool)
         docs = visible_docs(self.docs.values(), parse_day(scope.date), scope.edition, scope.game)
-        return np.isin(self.doc_of_row, sorted(docs))
+        key = frozenset(docs)
+        mask = self._doc_masks.get(key)
+        if mask is None:  # a handful of document sets ever: each computed once
+            mask = np.isin(self.doc_of_row, sorted(docs))
+            mask.setflags(write=False)
+            self._doc_masks[key] = mask
+        return mask
 
     def same_clause(self, row: int) -> list[int]:
         """The other rows holding this clause in other editions (same stable key)."""
@@ -158,9 +169,18 @@ class LoadedIndex:
         out[idx[0][valid]] = scores[0][valid]
         return out
 
-    def question_scores(self, qv: np.ndarray) -> np.ndarray:
-        """Per row, the cosine of ``qv`` to the closest judges' question it answers (0: none)."""
-        return self.questions.scores(qv)
+    def game_prior(self, text: str, mask: np.ndarray) -> np.ndarray | None:
+        """Each row's game probability as ``text`` reads, when ``mask`` spans several games
+        (None when it holds one game or none: nothing to weigh)."""
+        if np.unique(self._game_index[mask]).size < 2:
+            return None
+        p = self.game_model.probabilities(text)
+        return np.array([p.get(g, 0.0) for g in self._game_names], np.float32)[self._game_index]
+
+    def question_scores(self, qv: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """Per row, the cosine of ``qv`` to the closest judges' question it answers (0: none;
+        with ``mask``, rows outside the span it searches are not scored)."""
+        return self.questions.scores(qv, mask)
 
     def query_truncated(self, text: str) -> bool:
         """Whether the encoder reads only the first 512 tokens of ``text``.

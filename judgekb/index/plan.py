@@ -25,6 +25,10 @@ from judgekb.index.tokenize import tokenize
 if TYPE_CHECKING:
     from judgekb.index.loaded import LoadedIndex
 
+# Words only one game prints scope a search to it unless the game model (index/games.py) gives
+# that game less than this probability (chosen on dev: 3 of 4 such scopes were wrong).
+MIN_TERMS_PROB = 0.1
+
 
 @dataclass(frozen=True)
 class Elsewhere:
@@ -165,7 +169,11 @@ class Planner:
         evidence = self._game_words(plan)
         if len(evidence) == 1:
             ((game, words),) = evidence.items()
-            return GameEvidence(game, "terms", tuple(words))
+            # A word one game's books happen to print ("หยิบ", "end") in a question that reads
+            # like another game's: the soft prior of an all-games search decides instead.
+            if self.index.game_model.probabilities(plan.search_text)[game] >= MIN_TERMS_PROB:
+                return GameEvidence(game, "terms", tuple(words))
+            return None
         # Otherwise, when only one game's books are in the question's language, that game.
         if plan.lang in ("ms", "th") and not evidence:
             same = [g for g, langs in self.game_langs.items() if plan.lang in langs]

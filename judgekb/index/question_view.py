@@ -24,7 +24,7 @@ import numpy as np
 from judgekb.corpus.normalize import normalize_text
 from judgekb.corpus.questions import Question
 
-QUESTION_VIEW_VERSION = "1"  # bump when question_texts or the pairing changes
+QUESTION_VIEW_VERSION = "2"  # bump when question_texts or the pairing changes
 VECTORS = "questions.npy"
 PAIRS = "question_rows.npy"
 
@@ -58,29 +58,45 @@ def write_question_view(directory: Path, vectors: np.ndarray, pairs: np.ndarray)
 
 
 class QuestionView:
-    """The loaded question view of an index directory (empty when the corpus has none)."""
+    """The loaded question view of an index directory (empty when the corpus has none).
+
+    Vectors are kept in pair order (sorted by row), so a search scoped to some rows scores
+    only the questions of the span of rows it searches."""
 
     def __init__(self, directory: Path, n_rows: int) -> None:
-        self.vectors = np.load(directory / VECTORS)
+        vectors = np.load(directory / VECTORS)
         pairs = np.load(directory / PAIRS)
         self.n_rows = n_rows
-        self.question_of_pair = pairs[:, 0]
-        rows = pairs[:, 1]
-        # Segments of equal rows (pairs are sorted by row): one maximum per segment.
-        starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]]) if rows.size else rows
-        self.starts = starts.astype(np.int64)
-        self.rows = rows[self.starts] if rows.size else rows
+        self.n_questions = int(vectors.shape[0])
+        self.vectors = np.ascontiguousarray(vectors[pairs[:, 0]], dtype=np.float32)
+        self.pair_rows = pairs[:, 1].astype(np.int64)
+        rows = self.pair_rows
+        # Segments of equal rows: one maximum per segment.
+        self.starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]]) if rows.size else rows
+        self.rows = rows[self.starts]
         self.has_questions = np.zeros(n_rows, dtype=bool)
         self.has_questions[self.rows] = True
 
     def __len__(self) -> int:
-        return int(self.vectors.shape[0])
+        return self.n_questions
 
-    def scores(self, qv: np.ndarray) -> np.ndarray:
-        """Per row, the cosine of ``qv`` (shape (1, dim)) to the closest of its questions."""
+    def scores(self, qv: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """Per row, the cosine of ``qv`` (shape (1, dim)) to the closest of its questions;
+        with ``mask``, only rows between its first and last searched row are scored."""
         out = np.zeros(self.n_rows, dtype=np.float32)
-        if not len(self):
+        if not self.rows.size:
             return out
-        sims = np.einsum("ij,j->i", self.vectors, qv[0].astype(np.float32))
-        out[self.rows] = np.maximum.reduceat(sims[self.question_of_pair], self.starts)
+        lo, hi = 0, self.n_rows
+        if mask is not None:
+            searched = np.flatnonzero(mask)
+            if not searched.size:
+                return out
+            lo, hi = int(searched[0]), int(searched[-1]) + 1
+        first, last = np.searchsorted(self.rows, [lo, hi])
+        if first == last:
+            return out
+        begin = int(self.starts[first])
+        end = int(self.starts[last]) if last < self.starts.size else self.pair_rows.size
+        sims = np.einsum("ij,j->i", self.vectors[begin:end], qv[0].astype(np.float32))
+        out[self.rows[first:last]] = np.maximum.reduceat(sims, self.starts[first:last] - begin)
         return out

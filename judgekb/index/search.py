@@ -105,7 +105,8 @@ class Searcher:
         text = self.planner.dense_text(plan, self.fusion.expand_dense)
         plan.query_truncated = self.index.query_truncated(text)
         qv = self.index.query_vector(text, plan.request.deadline)
-        return RawScores(self.index.dense_scores_of(qv), bm, self.index.question_scores(qv), qv)
+        questions = self.index.question_scores(qv, plan.mask)
+        return RawScores(self.index.dense_scores_of(qv), bm, questions, qv)
 
     def rank(self, plan: QueryPlan, raw: RawScores) -> np.ndarray:
         mode = plan.request.mode
@@ -122,6 +123,7 @@ class Searcher:
             latin,
             self.index.is_glossary_row,
             raw.questions,
+            self.index.game_prior(plan.search_text, plan.mask),
         )
 
     # public -----------------------------------------------------------------------------
@@ -134,13 +136,17 @@ class Searcher:
         hits: list[SearchHit] = []
         seen: set[int] = set()
 
-        # Folding amendments into their current clauses may merge hits: gather some spare.
+        # Folding amendments into their current clauses may merge hits: gather until k hits
+        # that no fold can merge away (at most 2 k).
         limit = 2 * k
+        firm = 0
 
         def add(row: int, score: float, via: str, terms: tuple[str, ...] | list[str] = ()) -> None:
-            if row not in seen and len(hits) < limit:
+            nonlocal firm
+            if row not in seen and len(hits) < limit and firm < k:
                 seen.add(row)
                 hits.append(self.hits.make(row, score, via, terms))
+                firm += not (via == "search" and self.index.doc_kind_of_row[row] == "amendment")
 
         for row, via in plan.lookups:
             add(row, 1.0, via)

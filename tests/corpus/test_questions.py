@@ -76,3 +76,31 @@ def test_the_store_keeps_the_questions_in_order(tmp_path):
 
 def test_a_problem_prints_its_place():
     assert str(QuestionProblem("a.jsonl", 2, "bad")) == "a.jsonl:2: bad (line skipped)"
+
+
+def test_a_build_stores_a_books_questions_and_reports_the_bad_lines(tmp_path):
+    """Through the manifest (questions/<doc_id>.jsonl beside it by default): the good lines
+    reach the store and the question view; a bad line is named in the build's report."""
+    from judgekb.corpus.manifest import load_manifest
+    from judgekb.index.generation import current
+    from judgekb.index.rebuild import build_all
+    from tests.fakes import FakeEmbedder
+    from tests.tinybooks import settings, write_books
+
+    manifest = write_books(tmp_path)
+    folder = tmp_path / "questions"
+    folder.mkdir()
+    (folder / "vg-tiny.jsonl").write_text(
+        _line(clause_id="1.2.2", style="chat", question="aku kalah ke?")
+        + "\n"
+        + _line(clause_id="9.9.9", style="en", question="a clause it does not print?")
+        + "\n",
+        encoding="utf-8",
+    )
+    assert load_manifest(manifest).questions["vg-tiny"] == folder / "vg-tiny.jsonl"
+    report = build_all(settings(tmp_path), embedder_factory=FakeEmbedder)
+    assert f"questions: {folder / 'vg-tiny.jsonl'}:2: vg-tiny prints no clause '9.9.9'" in report
+    gen = current(tmp_path / "var")
+    assert gen is not None
+    store = ClauseStore(gen.store_path)
+    assert store.questions() == [Question("vg-tiny", "1.2.2", "chat", "aku kalah ke?", 1)]

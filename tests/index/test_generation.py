@@ -30,6 +30,7 @@ FILES = [
     "index/bm25/params.index.json",
     "index/bm25/vocab.index.json",
     "index/dense.faiss",
+    "index/game_model.npz",
     "index/ids.json",
     "index/manifest.json",
     "index/question_rows.npy",

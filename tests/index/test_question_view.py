@@ -32,6 +32,10 @@ def test_scores_are_the_closest_question_of_each_row(tmp_path):
     np.testing.assert_allclose(view.scores(np.array([[0.0, 1.0]])), [0, 0.8, 0, 1.0, 0])
     np.testing.assert_allclose(view.scores(np.array([[1.0, 0.0]])), [0, 1.0, 0, 1.0, 0])
     assert view.has_questions.tolist() == [False, True, False, True, False]
+    # a search of rows 2-4 scores only the questions of those rows
+    mask = np.array([False, False, True, False, True])
+    np.testing.assert_allclose(view.scores(np.array([[1.0, 0.0]]), mask), [0, 0, 0, 1.0, 0])
+    np.testing.assert_allclose(view.scores(np.array([[1.0, 0.0]]), ~np.ones(5, bool)), [0] * 5)
 
 
 def test_an_index_without_questions_scores_zero(tmp_path):
@@ -66,6 +70,7 @@ def test_the_build_encodes_the_questions_as_queries(searcher):
     view = searcher.index.questions
     fake = FakeEmbedder()
     np.testing.assert_allclose(view.vectors, fake.encode_queries([q.text for q in ASKED[:2]]))
+    assert len(view) == 2
     assert searcher.manifest["n_questions"] == 2
     row = searcher.index.row[("ms-doc", "1.2")]
     assert view.has_questions.nonzero()[0].tolist() == [row]
@@ -84,3 +89,52 @@ def test_a_clause_whose_judges_question_matches_comes_first(searcher):
     result = searcher.search(request)
     assert result.signals is not None
     assert result.signals.best_question == pytest.approx(float(np.sqrt(1.01) / np.sqrt(2.01)))
+
+
+def test_char_ngrams_pad_each_word():
+    from judgekb.index.games import char_ngrams
+
+    assert char_ngrams("Ab cd") == [
+        *(" a", "ab", "b ", " ab", "ab ", " ab "),
+        *(" c", "cd", "d ", " cd", "cd ", " cd "),
+    ]
+    assert char_ngrams("x") == [" x", "x ", " x "]
+    assert char_ngrams("") == []
+
+
+def test_the_game_model_reads_a_games_words_and_survives_a_round_trip(tmp_path):
+    from judgekb.index.games import GameModel, fit_game_model
+
+    texts = ["ride the vanguard", "rear-guard call", "drive check vanguard"] * 3
+    texts += ["ดอน!! ลีดเดอร์", "ไลฟ์ ลีดเดอร์ โจมตี", "ดอน!! คาแรกเตอร์"] * 3
+    games = ["vanguard"] * 9 + ["one-piece"] * 9
+    model = fit_game_model(texts, games)
+    p = model.probabilities("can my rear-guard ride?")
+    assert set(p) == {"one-piece", "vanguard"} and abs(sum(p.values()) - 1) < 1e-9
+    assert p["vanguard"] > 0.6
+    assert model.probabilities("ลีดเดอร์ ติด ดอน!!")["one-piece"] > 0.6
+    model.save(tmp_path)
+    again = GameModel.load(tmp_path)
+    assert again.probabilities("can my rear-guard ride?") == pytest.approx(p, abs=1e-6)
+    # nothing it knows: the intercepts alone (here two equal classes, so a coin toss)
+    assert again.probabilities("zzz")["vanguard"] == pytest.approx(0.5, abs=0.05)
+
+
+def test_fusion_adds_the_game_prior_for_a_search_over_several_games():
+    from judgekb.index.fusion import fuse
+
+    zeros = np.zeros(3, np.float32)
+    mask = np.ones(3, bool)
+    prior = np.array([0.1, 0.7, 0.2], np.float32)
+    fused = fuse(zeros, zeros, mask, Fusion(game_prior_weight=2.0), False, zeros, None, prior)
+    np.testing.assert_allclose(fused, [0.2, 1.4, 0.4])
+    assert fuse(zeros, zeros, mask, Fusion(), False, zeros).tolist() == [0, 0, 0]
+
+
+def test_a_corpus_of_one_game_has_nothing_to_tell_apart(tmp_path):
+    from judgekb.index.games import GameModel, fit_game_model
+
+    model = fit_game_model(["ดอน!! ลีดเดอร์", "ไลฟ์"], ["one-piece", "one-piece"])
+    assert model.probabilities("anything") == {"one-piece": 1.0}
+    model.save(tmp_path)
+    assert GameModel.load(tmp_path).probabilities("") == {"one-piece": 1.0}

@@ -142,16 +142,16 @@ def test_dev_set_regression_guard(real_searcher):
     result = run_eval(questions, search_fn_for(real_searcher), modes=("hybrid",), k=10)
     hybrid = result["modes"]["hybrid"]
     overall = hybrid["overall"]
-    # Measured 2026-11-27 on the 541 dev questions with the question view (fusion weights and
-    # confidence model chosen on these questions, so in-sample): R@1 0.782, R@5 0.943, MRR@10
-    # 0.846, Malay R@5 0.911, all games R@5 0.891 with the top hit's game right 0.889;
-    # confidence high precision 0.927 at coverage 0.606, no off-topic high. A little slack.
+    # Measured 2026-11-27 on the 541 dev questions with the question view and the game model
+    # (fusion weights and confidence model chosen on these questions, so in-sample): R@1 0.778,
+    # R@5 0.946, MRR@10 0.847, Malay R@5 0.927, all games R@5 0.913 with the top hit's game
+    # right 0.928; confidence high precision 0.920 at coverage 0.603, no off-topic high.
     assert overall["recall@1"] >= 0.76
     assert overall["recall@5"] >= 0.93
     assert overall["mrr@10"] >= 0.83
-    assert hybrid["by_lang"]["ms"]["recall@5"] >= 0.89
-    assert hybrid["all_games"]["overall"]["recall@5"] >= 0.87
-    assert hybrid["all_games"]["top_game_right"] >= 0.87
+    assert hybrid["by_lang"]["ms"]["recall@5"] >= 0.9
+    assert hybrid["all_games"]["overall"]["recall@5"] >= 0.89
+    assert hybrid["all_games"]["top_game_right"] >= 0.91
     assert hybrid["by_kind"]["lookup"]["recall@1"] == 1.0
     cases = hybrid["cases"]
     assert cases["confidence"]["high_precision"] >= 0.9
