@@ -42,6 +42,8 @@ class Manifest:
     doc_aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # doc_id -> its judges' questions file (judgekb.corpus.questions); may not exist
     questions: dict[str, Path] = field(default_factory=dict)
+    # slug -> the short name a phone's game menu shows ([[game]] short_name; else the name)
+    game_short: dict[str, str] = field(default_factory=dict)
 
     def document(self, doc_id: str) -> Document:
         for doc in self.documents:
@@ -94,6 +96,7 @@ def load_manifest(path: Path, depth: int = 0) -> Manifest:
     text, data = _read_toml(path)
     base = _extended(path, data, depth)
     games, aliases = _read_games(data, text, path, base)
+    short = {**(base.game_short if base else {}), **_short_names(data, text, path)}
     lines = _entry_lines(text, "document")
     docs: list[Document] = list(base.documents) if base else []
     numbering = dict(base.numbering) if base else {}
@@ -124,8 +127,35 @@ def load_manifest(path: Path, depth: int = 0) -> Manifest:
             )
     _check_families(docs, path)
     return Manifest(
-        path, sources, games, tuple(docs), numbering, aliases, words, tables, doc_aliases, questions
+        path,
+        sources,
+        games,
+        tuple(docs),
+        numbering,
+        aliases,
+        words,
+        tables,
+        doc_aliases,
+        questions,
+        {slug: short.get(slug, name) for slug, name in games.items()},
     )
+
+
+def _short_names(data: dict, text: str, path: Path) -> dict[str, str]:
+    """``[[game]] short_name``: what a narrow game menu shows ("Vanguard")."""
+    out: dict[str, str] = {}
+    lines = _entry_lines(text, "game")
+    for i, entry in enumerate(data.get("game", [])):
+        short = entry.get("short_name")
+        if short is None:
+            continue
+        if not isinstance(short, str) or not short.strip():
+            line = lines[i] if i < len(lines) else None
+            raise ManifestError(
+                "[[game]] short_name must be a non-empty string", path=str(path), line=line
+            )
+        out[str(entry.get("slug"))] = short.strip()
+    return out
 
 
 def _questions(doc: Document) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -169,13 +170,12 @@ class LoadedIndex:
         out[idx[0][valid]] = scores[0][valid]
         return out
 
-    def game_prior(self, text: str, mask: np.ndarray) -> np.ndarray | None:
-        """Each row's game probability as ``text`` reads, when ``mask`` spans several games
-        (None when it holds one game or none: nothing to weigh)."""
-        if np.unique(self._game_index[mask]).size < 2:
+    def game_prior(self, probs: Mapping[str, float] | None, mask: np.ndarray) -> np.ndarray | None:
+        """Each row's game probability (``probs``, the game model's for the question), when
+        ``mask`` spans several games (None when it holds one game or none: nothing to weigh)."""
+        if not probs or np.unique(self._game_index[mask]).size < 2:
             return None
-        p = self.game_model.probabilities(text)
-        return np.array([p.get(g, 0.0) for g in self._game_names], np.float32)[self._game_index]
+        return np.array([probs.get(g, 0.0) for g in self._game_names], np.float32)[self._game_index]
 
     def question_scores(self, qv: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """Per row, the cosine of ``qv`` to the closest judges' question it answers (0: none;

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 # Words only one game prints scope a search to it unless the game model (index/games.py) gives
 # that game less than this probability (chosen on dev: 3 of 4 such scopes were wrong).
 MIN_TERMS_PROB = 0.1
+# Below this probability for its likeliest game a question's game is unclear: its top hit is
+# never called "high" and the page asks which game (dev, all-games searches with no game
+# evidence: the top hit's game was right for 67 % of those below, 92.5 % of those above).
+GAME_SURE = 0.8
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,15 @@ class QueryPlan:
     lang: str = "none"  # th | ms | en | none
     renumbered: list[Renumbered] = field(default_factory=list)  # old numbers (issue 13)
     query_truncated: bool = False  # the encoder read only the first 512 tokens
+    # over several games: each game's probability as the question reads (index/games.py)
+    game_probs: dict[str, float] | None = None
+
+    @property
+    def game_unsure(self) -> bool:
+        """A search over several games whose question reads like no one game in particular
+        ("can I look at my opponent's hand?" is in every book)."""
+        probs = self.game_probs
+        return probs is not None and max(probs.values(), default=1.0) < GAME_SURE
 
 
 class Planner:
@@ -109,7 +122,9 @@ class Planner:
         rest = _drop_spans(pq.rest, labels + [s for _, s in docs_named])
         # A bare number ("602.1.4", "OP 6-5-5-1") fills its page with look-alikes of the number
         # itself, below the clause it names; a sentence searches its own words.
-        bare = bool(pq.mentions) and not any(ch.isalpha() for ch in rest)
+        # ... and so does a number asked about in words that carry no subject ("ข้อ 602.1.4
+        # ว่าไว้ยังไง", "peraturan 10.5.1.2 tentang apa"): they would search grammar.
+        bare = bool(pq.mentions) and not _content_words(rest)
         text = pq.text if bare or not rest else rest
         if pq.lang == "latin" and not bare:
             text = self._standard_malay(text)
@@ -122,6 +137,9 @@ class Planner:
             if plan.inferred is not None:
                 plan.game = plan.inferred.game
                 plan.mask = base & (self.index.game_of_row == plan.game)
+                plan.game_probs = None  # one game searched: nothing to weigh
+            elif not plan.pq.mentions:
+                self._game_probs(plan)
         self._resolve_lookups(plan, [g for g, _ in named])
         plan.expansion = self.expansion(plan.search_text, pq.lang, plan.game)
         plan.terms = tokenize(plan.search_text) + [t for e in plan.expansion for t in tokenize(e)]
@@ -171,7 +189,7 @@ class Planner:
             ((game, words),) = evidence.items()
             # A word one game's books happen to print ("หยิบ", "end") in a question that reads
             # like another game's: the soft prior of an all-games search decides instead.
-            if self.index.game_model.probabilities(plan.search_text)[game] >= MIN_TERMS_PROB:
+            if self._game_probs(plan)[game] >= MIN_TERMS_PROB:
                 return GameEvidence(game, "terms", tuple(words))
             return None
         # Otherwise, when only one game's books are in the question's language, that game.
@@ -180,6 +198,12 @@ class Planner:
             if len(same) == 1:
                 return GameEvidence(same[0], "language", (plan.lang,))
         return None
+
+    def _game_probs(self, plan: QueryPlan) -> dict[str, float]:
+        """The game model's probabilities for the question (computed once per plan)."""
+        if plan.game_probs is None:
+            plan.game_probs = self.index.game_model.probabilities(plan.search_text)
+        return plan.game_probs
 
     def _game_words(self, plan: QueryPlan) -> dict[str, list[str]]:
         """Game -> the question's words only that game's books print, leaving out a word the
@@ -313,6 +337,13 @@ class Planner:
                 text, plan.game, lambda form: self.book_text.occurs(form, plan.game)
             )
         return text
+
+
+def _content_words(text: str) -> list[str]:
+    """The words of ``text`` that carry a subject: letters, and no function word of English,
+    Thai or Malay."""
+    grammar = any_function_word()
+    return [w for w in tokenize(text) if any(ch.isalpha() for ch in w) and w not in grammar]
 
 
 def _drop_spans(text: str, spans: list[tuple[int, int]]) -> str:

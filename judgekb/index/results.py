@@ -116,6 +116,9 @@ class SearchResult:
     query_vector: np.ndarray | None = field(default=None, repr=False, compare=False)
     terms: tuple[str, ...] = ()
     query_truncated: bool = False  # the encoder read only the query's first 512 tokens
+    # Over several games, a question that reads like no one game in particular: the page
+    # offers the games its hits come from (not in the JSON; confidence is never high then).
+    game_unsure: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {

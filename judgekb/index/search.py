@@ -108,6 +108,20 @@ class Searcher:
         questions = self.index.question_scores(qv, plan.mask)
         return RawScores(self.index.dense_scores_of(qv), bm, questions, qv)
 
+    def _near(self, plan: QueryPlan) -> QueryPlan:
+        """The plan of a bare clause number's related clauses: the named clause's game."""
+        game = self.index.game_of_row[plan.lookups[0][0]]
+        return replace(plan, mask=plan.mask & (self.index.game_of_row == game))
+
+    def _related(self, plan: QueryPlan) -> RawScores:
+        """A query that is only a clause number: the rest of the page is the clauses closest
+        in meaning to the one it names (its passage vector as the query), not clauses whose
+        words happen to look like the number."""
+        row = plan.lookups[0][0]
+        qv = np.asarray(self.index.dense.reconstruct(row), np.float32)[None]
+        zeros = np.zeros(len(self.index), np.float32)
+        return RawScores(self.index.dense_scores_of(qv), zeros, zeros, qv)
+
     def rank(self, plan: QueryPlan, raw: RawScores) -> np.ndarray:
         mode = plan.request.mode
         if mode == "bm25":
@@ -123,7 +137,7 @@ class Searcher:
             latin,
             self.index.is_glossary_row,
             raw.questions,
-            self.index.game_prior(plan.search_text, plan.mask),
+            self.index.game_prior(plan.game_probs, plan.mask),
         )
 
     # public -----------------------------------------------------------------------------
@@ -155,11 +169,18 @@ class Searcher:
                 add(target, 1.0, "ref")
         signals = SearchSignals(0.0, 0.0, 0.0, 0.0, 0)
         qv: np.ndarray | None = None
-        nothing_else = plan.bare and (plan.elsewhere or plan.ambiguous_games)
+        # A bare number the chosen game does not print: nothing else to show. One printed by
+        # several games: each game's clause first, then the usual look-alikes of the number.
+        nothing_else = plan.bare and bool(plan.elsewhere) and not plan.lookups
         if len(hits) < k and not nothing_else:
-            raw = self.scores(plan, request.mode)
+            if plan.bare and plan.lookups and request.mode != "bm25":
+                near = self._near(plan)
+                raw = self._related(near)
+                fused = self.rank(near, raw)
+            else:
+                raw = self.scores(plan, request.mode)
+                fused = self.rank(plan, raw)
             qv = raw.qv
-            fused = self.rank(plan, raw)
             best = np.argsort(-fused, kind="stable")[: limit + len(seen) + 1]
             order = [int(i) for i in best if np.isfinite(fused[i])]
             signals = self._signals(plan, raw, fused, order)
@@ -185,6 +206,7 @@ class Searcher:
             terms=tuple(plan.terms),
             query_truncated=plan.query_truncated,
             notes=(TRUNCATED_NOTE,) if plan.query_truncated else (),
+            game_unsure=plan.game_unsure,
         )
 
     def answering(self, result: SearchResult, hit: SearchHit) -> list[tuple[int, int]]:
@@ -287,7 +309,10 @@ class Searcher:
             return "high"
         if plan.bare and plan.elsewhere:
             return "none"
-        return self.confidence.judge(signals)
+        judged = self.confidence.judge(signals)
+        # a question that reads like no one game in particular: its top hit is one game's
+        # answer among several, never "the" answer
+        return "low" if judged == "high" and plan.game_unsure else judged
 
 
 def _lookup_outcome(plan: QueryPlan) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from judgekb.corpus.model import Clause
 from judgekb.corpus.store import ClauseStore
+from judgekb.index.language import any_function_word
 from judgekb.service.markup import Linker, Term, preview, term_pattern
 
 MIN_TERM_CHARS = 3  # shorter glossary names ("Lv", "Mp") would link half the text
@@ -36,9 +37,10 @@ class Definition:
 
 
 def _linkable(name: str) -> bool:
-    """Names worth a link: long enough, and no placeholder like "<xxx>"."""
+    """Names worth a link: long enough, no placeholder like "<xxx>", and no word that carries
+    grammar ("หรือ" "or" is a glossary entry of the SM rulebook: not a link in every clause)."""
     need = MIN_TERM_CHARS if name.isascii() else MIN_THAI_TERM_CHARS
-    return len(name) >= need and "<" not in name
+    return len(name) >= need and "<" not in name and name.casefold() not in any_function_word()
 
 
 def defining_names(c: Clause) -> tuple[str, ...]:

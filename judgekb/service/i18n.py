@@ -27,6 +27,7 @@ LABELS: dict[str, dict[str, str]] = {
         "search": "Search",
         "placeholder": "Question or clause number, e.g. 602.1.4",
         "all_games": "All games",
+        "all_games_short": "All",
         "game": "Game",
         "help": (
             "Ask in Thai, Malay or English, or type a clause number to open it. "
@@ -34,6 +35,8 @@ LABELS: dict[str, dict[str, str]] = {
         ),
         "contents": "Table of contents",
         "results_for": "Results for",
+        "n_clauses": "{n} clauses",
+        "which_game": "This question reads like several games. Which game are you judging?",
         "no_results": "No clause matches this query.",
         "refers_to": "Refers to",
         "referred_by": "Referred to by",
@@ -86,6 +89,7 @@ LABELS: dict[str, dict[str, str]] = {
         "searched_in_terms": "Searched in the game whose rulebook uses these words:",
         "searched_in_language": "Searched in the rulebook in the question's language:",
         "doc_amended": "Document amended by",
+        "doc_earlier_wording": "Earlier wording in",
         "repaired": "Text repaired",
         "corrected": "Text corrected",
         "original": "Show original text",
@@ -170,12 +174,15 @@ LABELS: dict[str, dict[str, str]] = {
         "search": "ค้นหา",
         "placeholder": "คำถามหรือเลขข้อ เช่น 602.1.4",
         "all_games": "ทุกเกม",
+        "all_games_short": "ทุกเกม",
         "game": "เกม",
         "help": (
             "ถามเป็นภาษาไทย มลายู หรืออังกฤษ หรือพิมพ์เลขข้อเพื่อเปิดข้อนั้น ทุกผลลัพธ์อ้างอิงเกม เอกสาร ฉบับ และเลขข้อ"
         ),
         "contents": "สารบัญ",
         "results_for": "ผลการค้นหา",
+        "n_clauses": "{n} ข้อ",
+        "which_game": "คำถามนี้ตรงกับหลายเกม กำลังตัดสินเกมไหนอยู่?",
         "no_results": "ไม่พบข้อที่ตรงกับคำค้นนี้",
         "refers_to": "อ้างถึง",
         "referred_by": "ถูกอ้างถึงโดย",
@@ -225,6 +232,7 @@ LABELS: dict[str, dict[str, str]] = {
         "searched_in_terms": "ค้นหาในเกมที่กฎใช้คำเหล่านี้:",
         "searched_in_language": "ค้นหาในกฎที่เป็นภาษาเดียวกับคำถาม:",
         "doc_amended": "เอกสารถูกแก้ไขโดย",
+        "doc_earlier_wording": "ถ้อยคำเดิมอยู่ใน",
         "repaired": "ข้อความถูกซ่อมแซม",
         "corrected": "ข้อความถูกแก้คำผิด",
         "original": "แสดงข้อความต้นฉบับ",
@@ -305,6 +313,7 @@ LABELS: dict[str, dict[str, str]] = {
         "search": "Cari",
         "placeholder": "Soalan atau nombor fasal, cth. 13.1",
         "all_games": "Semua permainan",
+        "all_games_short": "Semua",
         "game": "Permainan",
         "help": (
             "Tanya dalam bahasa Thai, Melayu atau Inggeris, atau taip nombor fasal untuk "
@@ -312,6 +321,8 @@ LABELS: dict[str, dict[str, str]] = {
         ),
         "contents": "Isi kandungan",
         "results_for": "Hasil untuk",
+        "n_clauses": "{n} peraturan",
+        "which_game": "Soalan ini sesuai dengan beberapa permainan. Permainan mana yang anda adili?",
         "no_results": "Tiada fasal sepadan dengan carian ini.",
         "refers_to": "Merujuk kepada",
         "referred_by": "Dirujuk oleh",
@@ -364,6 +375,7 @@ LABELS: dict[str, dict[str, str]] = {
         "searched_in_terms": "Dicari dalam permainan yang buku peraturannya menggunakan perkataan ini:",
         "searched_in_language": "Dicari dalam buku peraturan dalam bahasa soalan:",
         "doc_amended": "Dokumen dipinda oleh",
+        "doc_earlier_wording": "Susunan kata terdahulu dalam",
         "repaired": "Teks dibaiki",
         "corrected": "Teks dibetulkan",
         "original": "Tunjukkan teks asal",

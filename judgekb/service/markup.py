@@ -166,3 +166,19 @@ def render_text(
         pos = s.end
     out.append(str(escape(text[pos:])))
     return Markup("".join(out))
+
+
+# A clause number or a date ("3-2-4", "602.1.4", "2025-07-24"): one unit on a line.
+_NUMBER_RUN = re.compile(r"\d+(?:[-.]\d+)+")
+
+
+def keep_together(text: str) -> Markup:
+    """``text`` as safe HTML with every clause number and date in a ``nobr`` span, so that a
+    phone never breaks "§3-2-4" after a hyphen (the copied text is unchanged)."""
+    out, pos = [], 0
+    for m in _NUMBER_RUN.finditer(text):
+        out.append(str(escape(text[pos : m.start()])))
+        out.append(f'<span class="nobr">{escape(m.group())}</span>')
+        pos = m.end()
+    out.append(str(escape(text[pos:])))
+    return Markup("".join(out))

@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from judgekb.service.i18n import COOKIE, LANG_NAMES, LANGS, labels, pick_lang
+from judgekb.service.markup import keep_together
 from judgekb.service.site import page_url
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[1] / "templates"
@@ -23,6 +24,7 @@ _env = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+_env.filters["keep_together"] = keep_together
 templates = Jinja2Templates(env=_env)
 
 
@@ -38,10 +40,12 @@ def render(
     lang = lang or pick_lang(request)
     site = getattr(request.app.state, "site", None)
     games = site.store.games() if site is not None else {}
+    menu = site.game_menu if site is not None else {}
     ctx = {
         "lang": lang,
         "t": labels(lang),
         "all_games": games,
+        "game_menu": menu,
         "game": None,
         "filter_game": None,  # the game the judge chose for the search (never a page's game)
         "q": "",

@@ -15,6 +15,7 @@ from starlette.requests import Request
 from judgekb.config import Settings
 from judgekb.corpus.edition_store import Editions
 from judgekb.corpus.editions import permalink_pin, primary_document, visible_docs
+from judgekb.corpus.manifest import load_manifest
 from judgekb.corpus.model import Document
 from judgekb.corpus.store import ClauseStore
 from judgekb.errors import UnknownDocument
@@ -78,6 +79,9 @@ class Site:
         self.editions = Editions(self.store)
         self._doc_langs = {d.doc_id: d.lang for d in self.store.documents()}
         self.bundle: OfflineBundle = load_bundle(settings, self.store, searcher.manifest)
+        short = load_manifest(settings.manifest).game_short
+        # the game menu's labels: each game's short name (a phone has room for "Vanguard")
+        self.game_menu = {g: short.get(g, name) for g, name in self.store.games().items()}
 
     # documents ------------------------------------------------------------------------
     def primary_doc(self, game: str) -> Document:

@@ -115,10 +115,13 @@ def doc_badges(site: Site, doc_id: str) -> list[dict]:
             )
     for d in docs.values():
         if d.amends == doc_id:
+            # An amendment dated before the book (the 2009 decree, the 2014 book) holds the
+            # book's earlier wording; one dated after it amends the book.
+            older = bool(d.effective_date) and d.effective_date < doc.effective_date
             badges.append(
                 {
                     "kind": "doc-amended",
-                    "label": "doc_amended",
+                    "label": "doc_earlier_wording" if older else "doc_amended",
                     "title": d.title,
                     "date": d.effective_date,
                 }
@@ -211,7 +214,20 @@ def search_status(site: Site, request: Request, result: SearchResult) -> dict:
         "ambiguous": ambiguous,
         "elsewhere": [lookup(e.game, e.clause_id, e.doc) for e in result.elsewhere],
         "inferred": inferred,
+        "which_game": _which_game(site, request, result),
     }
+
+
+def _which_game(site: Site, request: Request, result: SearchResult) -> list[dict]:
+    """A question that reads like no one game, searched over several: each game its hits
+    come from (best first), as the same search in that game."""
+    if not result.game_unsure:
+        return []
+    names = site.store.games()
+    games = list(dict.fromkeys(h.game for h in result.hits))
+    if len(games) < 2:
+        return []
+    return [{"game_name": names.get(g, g), "url": page_url(request, game=g)} for g in games]
 
 
 def _brief(site: Site, b: Mapping[str, Any] | None) -> dict | None:
@@ -249,6 +265,7 @@ def clause_view(
         "alias_note": alias,
         "own_text": detail["text"].strip() != detail["title"].strip(),
         "url": url,
+        "permalink": site.clause_url(game, cid, doc, pin=True),  # copied: the wording shown
         "label": node_label(cid, detail["title"], "", detail["kind"]),
         "game_name": site.store.games()[game],
         "html": _text(site, game, detail["text"], (), url, refs_out),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -211,9 +212,9 @@ def client(app) -> TestClient:
     return TestClient(app, follow_redirects=False)
 
 
-@pytest.fixture(scope="session")
-def base_url(app) -> Iterator[str]:
-    """The app served by uvicorn on a free loopback port, for the browser tests."""
+@contextmanager
+def served(app) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """``app`` served by uvicorn on a free loopback port, for the browser tests."""
     import uvicorn
 
     port = free_port()
@@ -227,6 +228,13 @@ def base_url(app) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def base_url(app) -> Iterator[str]:
+    """The tiny app served for the browser tests."""
+    with served(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

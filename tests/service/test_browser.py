@@ -49,7 +49,7 @@ def test_search_thai_open_hit_follow_reference(page, tmp_path: Path) -> None:
     page.click("button.copy")
     assert page.locator("button.copy").get_attribute("data-citation") == (
         "Summoner Master — Summoner Master Complete Rulebook (Update 2014-01, 2014-01-01) "
-        f"§602.1.4 {page.url}"
+        f"§602.1.4 {page.url}?edition=Update+2014-01"  # the copied address keeps the wording
     )
     page.click("details.original summary")
     assert page.locator("p.raw").is_visible()

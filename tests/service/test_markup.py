@@ -69,3 +69,13 @@ def test_adjacent_marks_join_into_one_word() -> None:
 def test_a_match_across_a_link_keeps_the_link() -> None:
     html = render_text("การร่ายการ์ด", ["การร่าย"], [CAST_LINKER])
     assert html == f"<mark>การ</mark>{CAST_A}<mark>ร่าย</mark></a>การ์ด"
+
+
+def test_clause_numbers_and_dates_are_kept_on_one_line_and_escaped():
+    from judgekb.service.markup import keep_together
+
+    assert str(keep_together("Ver.1.1.0 (2025-07-24) §3-2-4 <b>")) == (
+        'Ver.<span class="nobr">1.1.0</span> (<span class="nobr">2025-07-24</span>) '
+        '§<span class="nobr">3-2-4</span> &lt;b&gt;'
+    )
+    assert str(keep_together("no numbers & 5")) == "no numbers &amp; 5"

@@ -95,7 +95,11 @@ def test_clause_page_has_share_preview_and_print_address(client) -> None:
     )
     assert '<meta property="og:url" content="http://testserver/rules/vanguard/13.1">' in html
     assert '<meta property="og:locale" content="ms_MY">' in html
-    assert '<span class="permalink">http://testserver/rules/vanguard/13.1</span>' in html
+    # the address a judge copies keeps the wording shown: pinned to the edition
+    assert (
+        '<span class="permalink">http://testserver/rules/vanguard/13.1?edition=Malay+edition</span>'
+        in html
+    )
     for cls in ("copy", "star", "share"):
         assert re.search(rf'<button type="button" class="{cls}" [^>]*hidden>', html)
 

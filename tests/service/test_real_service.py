@@ -27,6 +27,9 @@ def test_healthz_reports_the_real_manifest(real_client, real_searcher) -> None:
         ("602.1.4", None, "/rules/summoner-master/602.1.4"),
         ("ข้อ 1-2-2-1", "gundam", "/rules/gundam/1-2-2-1"),
         ("OP 1-2-2-1", None, "/rules/one-piece/1-2-2-1"),
+        # a number asked about in words that carry no subject is that number
+        ("ข้อ 602.1.4 ว่าไว้ยังไง", None, "/rules/summoner-master/602.1.4"),
+        ("peraturan 10.5.1.2 tentang apa", "vanguard", "/rules/vanguard/10.5.1.2"),
     ],
 )
 def test_clause_numbers_redirect(real_client, q: str, game: str | None, location: str) -> None:
@@ -47,6 +50,30 @@ def test_a_number_two_games_print_shows_a_chooser(real_client) -> None:
         ("gundam", "1-2-2-1"),
         ("one-piece", "1-2-2-1"),
     ]
+    # the card: the first game's clause, and at least three next hits (the others' clauses,
+    # then the clauses nearest in meaning to the first)
+    card = real_client.get("/api/answer", params={"q": "1-2-2-1"}).json()
+    assert card["answer"]["clause_id"] == "1-2-2-1" and len(card["alternatives"]) >= 3
+    assert [a["game"] for a in card["alternatives"][:2]] == ["one-piece", "vanguard"]
+
+
+def test_a_question_every_game_answers_asks_which_game(real_client) -> None:
+    q = "What happens when a player's deck runs out of cards?"
+    html = real_client.get("/search", params={"q": q}).text
+    which = html[html.index('class="chooser which-game"') : html.index("</section>")]
+    assert which.count("<li>") >= 2 and "&amp;game=" in which
+    assert real_client.get("/api/search", params={"q": q}).json()["confidence"] != "high"
+
+
+def test_a_number_in_another_game_is_not_told_to_type_a_number(real_client) -> None:
+    html = real_client.get("/search", params={"q": "602.1.4", "game": "gundam"}).text
+    assert 'href="/rules/summoner-master/602.1.4"' in html[html.index('class="elsewhere"') :]
+    assert "No clear match" in html and "602.1.4)" not in html  # the rephrasing hint's example
+
+
+def test_the_2014_book_names_the_2009_decree_as_its_earlier_wording(real_client) -> None:
+    html = real_client.get("/rules/summoner-master/602.1.4").text
+    assert "Earlier wording in" in html and "Document amended by" not in html
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,58 @@
+"""The real engine's pages at phone width in headless Chromium: whatever the card says (best
+match, three side by side, no clear match, a chooser), nothing is wider than the phone, no
+clause number or date is broken at a hyphen, and the game menu's labels fit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from judgekb.service.app import create_app
+from tests.service.browsing import BROWSER, PHONE, watch_errors
+from tests.service.conftest import served
+
+pytestmark = [*BROWSER, pytest.mark.slow]
+
+QUERIES = [
+    ("ยูนิตที่เพิ่งลงสนามโจมตีได้เลยไหม", "gundam"),
+    ("การ์ดที่ถูกทำลายจะไปอยู่ที่ไหน", "summoner-master"),
+    ("What does a perfect guard do?", "vanguard"),
+    ("boleh tak aku guard guna dua kad sekali gus", "vanguard"),
+    ("ตัวนับดาเมจคืออะไร", "gundam"),
+    ("apa itu drive check", ""),
+    ("1-2-2-1", ""),
+    ("602.1.4", "gundam"),
+    ("asdkjh qwe zzz", ""),
+]
+
+# Elements that must stay on one line, and any that did not.
+BROKEN = """() => [...document.querySelectorAll('.cid, .nobr')]
+  .filter(e => e.getClientRects().length > 1).map(e => e.textContent)"""
+# Each game menu label against the menu's width (its arrow and padding left out).
+MENU = """() => { const s = document.querySelector('select[name=game]');
+  const c = document.createElement('canvas').getContext('2d');
+  c.font = getComputedStyle(s).font;
+  return [...s.options].filter(o => c.measureText(o.text).width > s.clientWidth - 28)
+    .map(o => o.text); }"""
+
+
+@pytest.fixture(scope="module")
+def real_base_url(built_settings, real_searcher) -> Iterator[str]:
+    with served(create_app(built_settings, searcher=real_searcher)) as url:
+        yield url
+
+
+@pytest.mark.parametrize(("q", "game"), QUERIES)
+def test_a_phone_sees_the_whole_page(browser, real_base_url, q, game) -> None:
+    context = browser.new_context(viewport=PHONE, base_url=real_base_url)
+    page = watch_errors(context.new_page())
+    page.goto(f"/search?q={q}&game={game}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for fold in page.locator("section.card details.fold").all()[:6]:
+        fold.locator("summary").click()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate(BROKEN) == []
+    assert page.evaluate(MENU) == []
+    assert page.errors == []
+    context.close()
