@@ -188,7 +188,7 @@ def fit_game_model(texts: Sequence[str], games: Sequence[str], c: float = 10.0) 
     min_df = 2 if len(texts) > 2 * len(labels) else 1
     vec = TfidfVectorizer(analyzer=char_ngrams, sublinear_tf=True, min_df=min_df)
     x = vec.fit_transform(texts)
-    clf = LogisticRegression(C=c, max_iter=3000).fit(x, list(games))
+    clf = LogisticRegression(C=c, solver="newton-cg", max_iter=300).fit(x, list(games))
     coef = clf.coef_
     if len(clf.classes_) == 2:  # sklearn keeps one row for two classes
         coef = np.vstack([-coef[0] / 2, coef[0] / 2])

@@ -98,7 +98,7 @@ def _whole_file_counts(doc_id: str, name: str) -> dict[str, int]:
 
 def test_counts_on_real_books() -> None:
     op = _whole_file_counts("op-cr", "002_*.txt")
-    assert sum(op.values()) == 251
+    assert sum(op.values()) == 362
     assert op["[คาแรกเตอร์] -> [เคาน์เตอร์]"] == 2  # the Counter keyword, not 2-2-4-1's type
     assert op["ดัง!! -> ดอน!!"] == 26
     assert op["เด็ก -> เด็ค"] == 11
