@@ -1,15 +1,16 @@
 """Fit the search confidence model on the DEV part only; write judgekb/data/confidence.toml.
 
     .venv/bin/python scripts/calibrate_confidence.py [--dataset judgekb/eval/datasets/dev.jsonl]
-        [--coverage 0.52] [--dry-run] [--reuse]
+        [--coverage 0.6] [--none-quantile 0.01] [--dry-run] [--reuse]
 
 Each dev question is searched as the page would (within its game; questions without a game
 over all games); a logistic model over the search's own signals (top cosine, fused score and
-margin, share of known words, length) learns whether the top hit is a gold clause. Off-topic
+margin, share of known words, length, the question view's cosines), standardised, learns
+whether the top hit is a gold clause; its weights are written on the raw features. Off-topic
 and nonsense rows are negatives. ``high`` is the highest probability at which ``high`` covers ``--coverage`` of the dev
 questions with gold (clause-number lookups, always ``high``, included as the eval counts
 them), chosen on 5-fold cross-validated probabilities so the printed precision is what unseen
-questions can expect; ``none`` the probability below which at most 5 % of real dev questions
+questions can expect; ``none`` the probability below which at most 1 % of real dev questions
 fall (``--none-quantile``).
 Lookups (clause numbers) are not part of the fit: they are ``high`` by construction.
 """
@@ -74,13 +75,13 @@ def main() -> None:
     ap.add_argument(
         "--coverage",
         type=float,
-        default=0.52,
+        default=0.6,
         help="share of questions with gold said high (lookups included), bar 0.5",
     )
     ap.add_argument(
         "--none-quantile",
         type=float,
-        default=0.05,
+        default=0.01,
         help="share of real dev questions allowed below the 'none' threshold",
     )
     ap.add_argument("--dry-run", action="store_true")
@@ -92,6 +93,8 @@ def main() -> None:
         sys.exit("calibrate on dev questions only, never on the test part")
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
 
     cache = REPO / "var" / "calibration.npz"
     if args.reuse:
@@ -102,16 +105,19 @@ def main() -> None:
         np.savez(cache, x=x, y=y, off=off)
     sure = sum(1 for q in load_dataset(args.dataset) if q["kind"] in NOT_FITTED and q["gold"])
     real = ~off
-    clf = LogisticRegression(C=1.0, max_iter=2000)
+    # Standardised features: a cosine that moves by 0.05 weighs as much as a margin that
+    # moves by its own spread (unscaled, the question view's cosines barely counted).
+    clf = make_pipeline(StandardScaler(), LogisticRegression(C=1.0, max_iter=2000))
     folds = StratifiedKFold(5, shuffle=True, random_state=0)
     p_cv = cross_val_predict(clf, x, y, cv=folds, method="predict_proba")[:, 1]
     high, cv_precision = choose_high(p_cv, y, real, sure, args.coverage)
     clf.fit(x, y)
     p = clf.predict_proba(x)[:, 1]
     none_prob = float(np.quantile(p[real], args.none_quantile))
-    model = ConfidenceModel(
-        tuple(float(w) for w in clf.coef_[0]), float(clf.intercept_[0]), high, none_prob
-    )
+    scaler, logit = clf[0], clf[1]
+    weights = logit.coef_[0] / scaler.scale_  # the same model on the raw features
+    bias = float(logit.intercept_[0] - np.sum(logit.coef_[0] * scaler.mean_ / scaler.scale_))
+    model = ConfidenceModel(tuple(float(w) for w in weights), bias, high, none_prob)
     chosen = real & (p >= high)
     print(
         f"{real.sum()} dev questions fitted, {sure} lookups (always high), {off.sum()} "
