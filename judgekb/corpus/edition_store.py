@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -128,6 +129,15 @@ class Editions:
             ) from exc
         self.key: dict[tuple[str, str], str] = {(r[0], r[1]): r[2] for r in rows}
         self.by_key: dict[tuple[str, str], str] = {(r[0], r[2]): r[1] for r in rows}
+
+    def rows_by_key(self, clauses: Sequence[Clause]) -> dict[str, list[int]]:
+        """Stable key -> the positions in ``clauses`` of the clause it names in each edition."""
+        out: dict[str, list[int]] = {}
+        for i, c in enumerate(clauses):
+            key = self.key.get((c.doc_id, c.clause_id))
+            if key is not None:
+                out.setdefault(key, []).append(i)
+        return out
 
     # families ---------------------------------------------------------------------------
     def families(self) -> dict[str, list[Document]]:

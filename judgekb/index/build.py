@@ -224,13 +224,11 @@ def _pairs(store: ClauseStore, clauses: list[Clause], questions: list[Question])
     from judgekb.corpus.edition_store import Editions
 
     row = {(c.doc_id, c.clause_id): i for i, c in enumerate(clauses)}
-    key = Editions(store).key
-    rows_of_key: dict[str, list[int]] = {}
-    for i, c in enumerate(clauses):
-        if (k := key.get((c.doc_id, c.clause_id))) is not None:
-            rows_of_key.setdefault(k, []).append(i)
+    editions = Editions(store)
+    rows_of_key = editions.rows_by_key(clauses)
     same = {
-        i: rows_of_key.get(key.get((c.doc_id, c.clause_id), ""), []) for i, c in enumerate(clauses)
+        i: rows_of_key.get(editions.key.get((c.doc_id, c.clause_id), ""), [])
+        for i, c in enumerate(clauses)
     }
     return question_pairs(questions, row, same)
 

@@ -42,6 +42,13 @@ def any_function_word() -> frozenset[str]:
     return frozenset().union(*function_words().values())
 
 
+def content_words(text: str) -> list[str]:
+    """The tokens of ``text`` that carry a subject: letters, and no function word of English,
+    Thai or Malay."""
+    grammar = any_function_word()
+    return [w for w in tokenize(text) if any(ch.isalpha() for ch in w) and w not in grammar]
+
+
 class LanguageGuesser:
     """Knows the Latin-script vocabulary of the Malay rulebooks and the function words of
     English and Malay."""

@@ -92,11 +92,7 @@ class LoadedIndex:
         self.is_glossary_row = (self.kind_of_row == "glossary").astype(np.float32)
         self.editions = Editions(store)
         self._doc_masks: dict[frozenset[str], np.ndarray] = {}
-        self._rows_of_key: dict[str, list[int]] = {}
-        for i, c in enumerate(self.clauses):
-            key = self.editions.key.get((c.doc_id, c.clause_id))
-            if key is not None:
-                self._rows_of_key.setdefault(key, []).append(i)
+        self._rows_of_key = self.editions.rows_by_key(self.clauses)
         self.query_cache_size = QUERY_CACHE_SIZE  # 0 disables it (benchmarks do)
         self._qcache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_lock = threading.Lock()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from judgekb.index.games import GameEvidence, GameNames, GameVocabulary
-from judgekb.index.language import LanguageGuesser, any_function_word
+from judgekb.index.language import LanguageGuesser, any_function_word, content_words
 from judgekb.index.query import IdMention, ParsedQuery, parse_query
 from judgekb.index.renumber import Renumbered, renumbered_rows
 from judgekb.index.request import SearchRequest
@@ -124,7 +124,7 @@ class Planner:
         # itself, below the clause it names; a sentence searches its own words.
         # ... and so does a number asked about in words that carry no subject ("ข้อ 602.1.4
         # ว่าไว้ยังไง", "peraturan 10.5.1.2 tentang apa"): they would search grammar.
-        bare = bool(pq.mentions) and not _content_words(rest)
+        bare = bool(pq.mentions) and not content_words(rest)
         text = pq.text if bare or not rest else rest
         if pq.lang == "latin" and not bare:
             text = self._standard_malay(text)
@@ -337,13 +337,6 @@ class Planner:
                 text, plan.game, lambda form: self.book_text.occurs(form, plan.game)
             )
         return text
-
-
-def _content_words(text: str) -> list[str]:
-    """The words of ``text`` that carry a subject: letters, and no function word of English,
-    Thai or Malay."""
-    grammar = any_function_word()
-    return [w for w in tokenize(text) if any(ch.isalpha() for ch in w) and w not in grammar]
 
 
 def _drop_spans(text: str, spans: list[tuple[int, int]]) -> str:

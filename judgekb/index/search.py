@@ -22,7 +22,7 @@ from judgekb.index.confidence import ConfidenceModel, SearchSignals, load_confid
 from judgekb.index.fusion import Fusion, RawScores, fuse
 from judgekb.index.games import GameNames
 from judgekb.index.hits import HitFactory
-from judgekb.index.language import any_function_word
+from judgekb.index.language import content_words
 from judgekb.index.loaded import LoadedIndex
 from judgekb.index.plan import Planner, QueryPlan
 from judgekb.index.request import Confidence, SearchRequest
@@ -267,12 +267,7 @@ class Searcher:
     def _signals(
         self, plan: QueryPlan, raw: RawScores, fused: np.ndarray, order: list[int]
     ) -> SearchSignals:
-        grammar = any_function_word()
-        words = [
-            w
-            for w in tokenize(plan.search_text)
-            if any(ch.isalpha() for ch in w) and w not in grammar
-        ]
+        words = content_words(plan.search_text)
         known = sum(self._known(w, plan.pq.lang) for w in words) / len(words) if words else 0.0
         if not order:
             return SearchSignals(0.0, 0.0, 0.0, known, len(words))
