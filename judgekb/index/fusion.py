@@ -12,7 +12,7 @@ import numpy as np
 
 @dataclass(frozen=True)
 class RawScores:
-    """Every row's raw scores for one query: what fusion and the re-ranker combine."""
+    """Every row's raw scores for one query: what fusion combines and confidence reads."""
 
     dense: np.ndarray  # cosine of the query to each clause's passage
     bm25: np.ndarray

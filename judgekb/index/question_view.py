@@ -4,12 +4,13 @@ The books answer in formal words; judges ask in everyday ones. The judges' quest
 data beside the books (:mod:`judgekb.corpus.questions`) are encoded at build as *queries*
 ("query: …", e5's symmetric form), so that a judge's question meets questions worded the way
 judges word them. A clause's score is the cosine of the judge's question to the closest of its
-questions; a clause with none scores 0. Fusion (:func:`judgekb.index.fusion.fuse`) and the
-re-ranker take it as a third signal beside the passage cosine and BM25.
+questions; a clause with none scores 0. Fusion (:func:`judgekb.index.fusion.fuse`) takes it
+as a third signal beside the passage cosine and BM25, and confidence reads it too.
 
 Artifacts in the index directory:
 
-- ``questions.npy``: one unit vector per question (float32, n_questions x dim);
+- ``questions.npy``: one unit vector per question (float32, n_questions x dim; loaded in
+  pair order, so that a scoped search scores only the questions of its span of rows);
 - ``question_rows.npy``: (question, row) pairs sorted by row: a question belongs to the row of
   its clause and, through the clause's stable key, to the same clause in other editions.
 """
