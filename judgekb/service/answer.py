@@ -54,17 +54,19 @@ def _brief(c: Clause, relation: str) -> dict[str, Any]:
 
 
 def context(site: Site, clause: Clause) -> list[dict[str, Any]]:
-    """Parents (outermost first) with their own text; sub-clauses of a heading; the rest of
-    the list a list item belongs to."""
+    """Parents (outermost first) with their own text; sub-clauses of a heading (all of them)
+    or of a rule (its details and exceptions, up to ``MAX_SIBLINGS``); the rest of the list
+    a list item belongs to."""
     store = site.store
     parents = store.parents(clause)
     out = [_brief(p, "parent") for p in parents]
-    if _is_heading(clause):
-        out += [_brief(k, "child") for k in store.children(clause.doc_id, clause.clause_id)]
-    elif parents and _is_heading(parents[-1]):
-        kids = store.children(clause.doc_id, parents[-1].clause_id)
-        if 1 < len(kids) <= MAX_SIBLINGS:
-            out += [_brief(k, "sibling") for k in kids if k.clause_id != clause.clause_id]
+    heading = _is_heading(clause)
+    kids = store.children(clause.doc_id, clause.clause_id)
+    out += [_brief(k, "child") for k in (kids if heading else kids[:MAX_SIBLINGS])]
+    if not heading and parents and _is_heading(parents[-1]):
+        items = store.children(clause.doc_id, parents[-1].clause_id)
+        if 1 < len(items) <= MAX_SIBLINGS:
+            out += [_brief(k, "sibling") for k in items if k.clause_id != clause.clause_id]
     return out
 
 

@@ -126,3 +126,12 @@ def test_card_ids_count_what_a_judge_sees() -> None:
         ("g", "3"),
         ("g", "4"),
     ]
+
+
+def test_a_rule_with_sub_clauses_shows_them_under_it(client) -> None:
+    """602.1 is a rule with text of its own (not a heading); its sub-clause 602.1.4 holds the
+    detail a judge reads next, so the card shows it below, folded."""
+    a = client.get("/api/answer", params={"q": "602.1"}).json()["answer"]
+    assert a["clause_id"] == "602.1"
+    assert ("child", "602.1.4") in [(x["relation"], x["clause_id"]) for x in a["context"]]
+    assert a["context"][0]["relation"] == "parent"
