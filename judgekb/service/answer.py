@@ -207,12 +207,13 @@ def alternative_json(site: Site, hit: SearchHit, lang: str) -> dict[str, Any]:
 
 def on_card(card: Mapping[str, Any]) -> set[tuple[str, str]]:
     """(doc, clause_id) of every clause the card already shows whole or folded: the answer,
-    its context and what it cites, and the two side candidates of a ``low`` card."""
+    its context, what it cites, the definitions of its terms, its other wordings, and the
+    two side candidates of a ``low`` card."""
     a = card["answer"]
     if a is None:
         return set()
     shown = {(a["doc"], x["clause_id"]) for x in (a, *a["context"])}
-    shown |= {(x["doc"], x["clause_id"]) for x in a["refs"]}
+    shown |= {(x["doc"], x["clause_id"]) for x in (*a["refs"], *a["definitions"], *a["versions"])}
     if card["confidence"] == "low":
         shown |= {(x["doc"], x["clause_id"]) for x in card["alternatives"][:2]}
     return shown

@@ -52,6 +52,9 @@ def test_api_answer_contract(client) -> None:
     assert a["raw_text"] == "เมือ่ผูเ้ลน่ร่าย Seal ให้ตรวจสอบเงือ่นไขของ Trigger Effect"
     assert len(body["alternatives"]) >= 3
     shown = {(a["doc"], x["clause_id"]) for x in (a, *a["context"])}
+    # nor anything else the card shows: the definition it links, the decree wording
+    shown |= {(x["doc"], x["clause_id"]) for x in (*a["definitions"], *a["versions"])}
+    assert ("sm-decree-2009", "610.1") in shown
     assert not shown & {(x["doc"], x["clause_id"]) for x in body["alternatives"]}
 
 
