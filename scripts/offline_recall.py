@@ -71,7 +71,9 @@ def main() -> int:
         return [(h.doc_id, h.clause_id) for h in hits]
 
     report: dict[str, Any] = {
-        "dataset": str(args.dataset.relative_to(REPO)),
+        "dataset": str(args.dataset.resolve().relative_to(REPO))
+        if args.dataset.resolve().is_relative_to(REPO)
+        else str(args.dataset),
         "questions": len(questions),
         "bundle": {
             "version": bundle.version,

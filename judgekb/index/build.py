@@ -27,7 +27,7 @@ from judgekb.index.passages import (
 )
 from judgekb.index.question_view import (
     QUESTION_VIEW_VERSION,
-    question_pairs,
+    clause_question_pairs,
     question_texts,
     write_question_view,
 )
@@ -184,7 +184,7 @@ def build_index(
     index.add(vecs)
     faiss.write_index(index, str(tmp / "dense.faiss"))
     write_sentences(tmp, spans, sentence_vecs)
-    write_question_view(tmp, question_vecs, _pairs(store, clauses, questions))
+    write_question_view(tmp, question_vecs, clause_question_pairs(store, clauses, questions))
     _game_model(store, clauses, questions).save(tmp)
     bm25 = bm25s.BM25(**BM25_PARAMS)
     bm25.index([tokenize(t) or ["∅"] for t in texts], show_progress=False)
@@ -217,20 +217,6 @@ def _game_model(store: ClauseStore, clauses: list[Clause], questions: list[Quest
     games = [game_of[c.doc_id] for c in clauses if c.doc_id in rules]
     games += [game_of[q.doc_id] for q in questions]
     return fit_game_model(texts, games)
-
-
-def _pairs(store: ClauseStore, clauses: list[Clause], questions: list[Question]) -> np.ndarray:
-    """The question view's (question, row) pairs: a question's clause in every edition."""
-    from judgekb.corpus.edition_store import Editions
-
-    row = {(c.doc_id, c.clause_id): i for i, c in enumerate(clauses)}
-    editions = Editions(store)
-    rows_of_key = editions.rows_by_key(clauses)
-    same = {
-        i: rows_of_key.get(editions.key.get((c.doc_id, c.clause_id), ""), [])
-        for i, c in enumerate(clauses)
-    }
-    return question_pairs(questions, row, same)
 
 
 def _ticker(

@@ -22,8 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
+from judgekb.corpus.model import Clause
 from judgekb.corpus.normalize import normalize_text
 from judgekb.corpus.questions import Question
+from judgekb.corpus.store import ClauseStore
 
 QUESTION_VIEW_VERSION = "2"  # bump when question_texts or the pairing changes
 VECTORS = "questions.npy"
@@ -51,6 +53,23 @@ def question_pairs(
             pairs.add((i, target))
     out = np.array(sorted(pairs, key=lambda p: (p[1], p[0])), dtype=np.int32)
     return out.reshape(-1, 2)
+
+
+def clause_question_pairs(
+    store: ClauseStore, clauses: Sequence[Clause], questions: Sequence[Question]
+) -> np.ndarray:
+    """The (question, row) pairs of ``clauses`` (rows are positions in it): a question's
+    clause in every edition. The index's question view and the offline bundle both use it."""
+    from judgekb.corpus.edition_store import Editions
+
+    row = {(c.doc_id, c.clause_id): i for i, c in enumerate(clauses)}
+    editions = Editions(store)
+    rows_of_key = editions.rows_by_key(clauses)
+    same = {
+        i: rows_of_key.get(editions.key.get((c.doc_id, c.clause_id), ""), [])
+        for i, c in enumerate(clauses)
+    }
+    return question_pairs(questions, row, same)
 
 
 def write_question_view(directory: Path, vectors: np.ndarray, pairs: np.ndarray) -> None:

@@ -11,13 +11,18 @@ clause number and search by keywords (``static/offline.js`` reads it)::
      "amendments": [[amendment, target | -1, score]],
      "raw": {clause index: text as printed},       # only repaired or corrected clauses
      "aliases": {clause index: [names]},
+     "questions": {clause index: "question\nquestion…"},  # the judges' questions it answers
      "query": {"mention", "word", "stop", "lexicon", "thai", "max_words"}}
 
 ``heading`` is what the server's BM25 indexes besides the text (heading path, title,
 aliases: :func:`judgekb.index.passages.passage_text`); ``query`` carries the server's own
 clause-number pattern, stop words and expansion tables (English/Malay terms and everyday
 Thai -> the book's terms, kept only where the game's books print them), so the phone
-searches the way the server's BM25 does, with the same data.
+searches the way the server's BM25 does, with the same data. ``questions`` holds, per clause,
+the judges' questions it answers (the question view's data, judgekb/data/questions/): the
+server compares a question with them by meaning; the phone, with no model, searches their
+words as a third field, so that a judge's everyday wording meets a clause whose book wording
+it does not share.
 
 The bundle is versioned by a hash of everything it is made from (corpus hash, index date,
 the vocabulary files and this module), cached under ``<data_dir>/offline/`` by
@@ -46,6 +51,7 @@ from judgekb.corpus.normalize import normalize_text
 from judgekb.corpus.store import ClauseStore
 from judgekb.index.passages import heading_paths, passage_text
 from judgekb.index.query import MENTION_PATTERN
+from judgekb.index.question_view import clause_question_pairs
 from judgekb.index.terms import (
     WORD_PATTERN,
     BookText,
@@ -140,6 +146,15 @@ def _heading(clause: Clause, path: tuple[str, ...]) -> str:
     return passage[: -len(text)].strip() if text and passage.endswith(text) else passage
 
 
+def _questions(store: ClauseStore, clauses: list[Clause]) -> dict[str, str]:
+    """Clause index -> the judges' questions it answers, one per line (in every edition)."""
+    questions = store.questions()
+    texts: dict[int, list[str]] = {}
+    for q, row in clause_question_pairs(store, clauses, questions).tolist():
+        texts.setdefault(row, []).append(normalize_text(questions[q].text))
+    return {str(row): "\n".join(t) for row, t in sorted(texts.items())}
+
+
 def bundle_data(store: ClauseStore, manifest: dict[str, Any], lexicon: Lexicon) -> dict[str, Any]:
     """The bundle as a dict (without its version)."""
     docs = store.documents()
@@ -189,6 +204,7 @@ def bundle_data(store: ClauseStore, manifest: dict[str, Any], lexicon: Lexicon) 
         ],
         "raw": {str(i): c.raw_text for i, c in enumerate(clauses) if c.repaired or c.corrections},
         "aliases": {str(i): list(c.aliases) for i, c in enumerate(clauses) if c.aliases},
+        "questions": _questions(store, clauses),
         "query": _query_data(lexicon, book, games),
     }
 
@@ -203,6 +219,8 @@ def bundle_key(store: ClauseStore, manifest: dict[str, Any]) -> str:
         json.dumps(manifest.get("bm25", {}), sort_keys=True),
     ):
         h.update(part.encode() + b"\0")
+    for q in store.questions():  # the judges' questions are not in the corpus hash
+        h.update(f"{q.doc_id}\t{q.clause_id}\t{q.text}\n".encode())
     for name in VOCABULARY_FILES:
         path = DATA_DIR / name
         h.update(path.read_bytes() if path.exists() else b"")

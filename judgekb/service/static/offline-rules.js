@@ -4,7 +4,9 @@
 //   mentions()   judgekb/index/query.py find_mentions (its regex comes in the bundle)
 //   lookup()     judgekb/index/plan.py _mention_rows / _resolve_lookups
 //   search()     BM25 (k1, b of the index manifest) over heading + text, the query expanded
-//                with the bundle's English/Malay lexicon and Thai synonyms, as the server's BM25
+//                with the bundle's English/Malay lexicon and Thai synonyms, as the server's BM25,
+//                and over the judges' questions each clause answers (the server's question
+//                view compares them by meaning; the phone has no model, so it reads their words)
 // Words are cut by the browser's Intl.Segmenter (ICU's Thai dictionary), the same way for the
 // clauses and for the query; the index is MiniSearch (static/vendor/minisearch.js).
 (function (root) {
@@ -242,12 +244,13 @@
     var self = this, bm = this.bundle.bm25 || {};
     this.index = new this.MiniSearch({
       idField: "i",
-      fields: ["h", "t"],
+      fields: ["h", "t", "q"],
       tokenize: function (text) { return self.tokenize(text); },
       processTerm: function (term) { return term; },
       searchOptions: { combineWith: "OR", bm25: { k: bm.k1 || 0.9, b: bm.b || 0.75, d: 0.5 } }
     });
-    this.index.addAll(this.c.map(function (c, i) { return { i: i, h: c[6], t: c[5] }; }));
+    var asked = this.bundle.questions || {};  // the judges' questions each clause answers
+    this.index.addAll(this.c.map(function (c, i) { return { i: i, h: c[6], t: c[5], q: asked[i] || "" }; }));
     return this.index;
   };
 
