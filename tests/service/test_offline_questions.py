@@ -80,3 +80,36 @@ def test_offline_search_finds_a_clause_by_a_judges_question(browser, store) -> N
         assert "13.1" not in found[:1]  # the book's own words do not say it
     finally:
         page.close()
+
+
+@pytest.mark.browser
+@BROWSER[1]
+def test_the_index_warms_in_steps_and_a_search_need_not_wait(browser, store) -> None:  # type: ignore[no-untyped-def]
+    """warm() builds the index in steps (the page stays free between them); a search made
+    before it finishes builds its own at once; both give the same hits."""
+    data = json.dumps(bundle_data(store, {}, load_default_lexicon()), ensure_ascii=False)
+    page = browser.new_page()
+    try:
+        page.add_script_tag(path=str(STATIC / "vendor/minisearch.js"))
+        page.add_script_tag(path=str(STATIC / "offline-rules.js"))
+        got = page.evaluate(
+            """async text => {
+                const ids = (r, q) => r.search(q, null, 5).hits.map(h => r.id(h.i));
+                const warmed = new JudgekbRules.Rules(JSON.parse(text), MiniSearch);
+                const pending = warmed.warm();
+                const before = warmed.index === undefined || warmed.index === null;
+                const index = await pending;
+                const early = new JudgekbRules.Rules(JSON.parse(text), MiniSearch);
+                const racing = early.warm();
+                const first = ids(early, "stok habis");  // before warm() is done
+                const built = early.index;
+                await racing;
+                return {before, same: index === warmed.index, kept: early.index === built,
+                        warmed: ids(warmed, "stok habis"), first};
+            }""",
+            data,
+        )
+        assert got["before"] and got["same"] and got["kept"]
+        assert got["warmed"][:1] == got["first"][:1] == ["13.1"]
+    finally:
+        page.close()

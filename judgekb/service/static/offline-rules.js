@@ -15,6 +15,7 @@
   var THAI_DIGIT = /[\u0e50-\u0e59]/g;
   var THAI = /[\u0e01-\u0e4e]/;
   var WORD_CHAR = /[A-Za-z0-9_\u00c0-\u024f\u0e00-\u0e7f]/;
+  var WARM_CHUNK = 50;  // clauses indexed per step of warm()
 
   function normalize(s) {
     s = s.replace(/[\u200b\u200c\u200d\u2060\ufeff]/g, "");                   // 1 zero width
@@ -239,19 +240,46 @@
     return words(text).filter(function (w) { return !stop.has(w); });
   };
 
-  Rules.prototype.build = function () {
-    if (this.index) { return this.index; }
+  Rules.prototype.newIndex = function () {
     var self = this, bm = this.bundle.bm25 || {};
-    this.index = new this.MiniSearch({
+    return new this.MiniSearch({
       idField: "i",
       fields: ["h", "t", "q"],
       tokenize: function (text) { return self.tokenize(text); },
       processTerm: function (term) { return term; },
       searchOptions: { combineWith: "OR", bm25: { k: bm.k1 || 0.9, b: bm.b || 0.75, d: 0.5 } }
     });
+  };
+
+  Rules.prototype.documents = function () {
     var asked = this.bundle.questions || {};  // the judges' questions each clause answers
-    this.index.addAll(this.c.map(function (c, i) { return { i: i, h: c[6], t: c[5], q: asked[i] || "" }; }));
+    return this.c.map(function (c, i) { return { i: i, h: c[6], t: c[5], q: asked[i] || "" }; });
+  };
+
+  // The index, built now if warm() has not finished it (a search cannot wait).
+  Rules.prototype.build = function () {
+    if (!this.index) {
+      var index = this.newIndex();
+      index.addAll(this.documents());
+      this.index = index;
+    }
     return this.index;
+  };
+
+  // The index built in small steps that leave the page free between them (a slow phone needs
+  // seconds for the whole corpus): started when a page is drawn, so that it is ready by the
+  // time a judge has typed a question.
+  Rules.prototype.warm = function () {
+    var self = this;
+    if (this.index) { return Promise.resolve(this.index); }
+    if (!this.warming) {
+      var index = this.newIndex();
+      this.warming = index.addAllAsync(this.documents(), { chunkSize: WARM_CHUNK }).then(function () {
+        if (!self.index) { self.index = index; }
+        return self.index;
+      });
+    }
+    return this.warming;
   };
 
   function forGame(pairs, game) {

@@ -312,6 +312,7 @@
     var rules = new R.Rules(bundle, window.MiniSearch);
     draw(route(rules));
     stayHere(rules);
+    rules.warm();  // the keyword index, in steps, while the judge reads or types
     return rules;
   }, function (err) {
     draw([el("p", { "class": "offline-note" }, [L.offline_none])]);
