@@ -37,6 +37,10 @@ class Fusion:
     # A search over several games adds this much of each clause's game probability as the
     # question reads (index/games.py GameModel): a soft prior, never a filter.
     game_prior_weight: float = 1.2
+    # The first hit of such a search is the best clause once the prior weighs this much: what a
+    # judge reads first comes from the game the question most likely is about, while the rest
+    # of the list, weighed as above, keeps the other games' close candidates in view.
+    lead_prior_weight: float = 1.8
 
 
 def normalise(s: np.ndarray, mask: np.ndarray, top: int) -> np.ndarray:
@@ -75,3 +79,15 @@ def fuse(
         fused = fused + fusion.game_prior_weight * game_prior
     fused = fused - fusion.glossary_penalty * glossary_rows
     return np.where(mask, fused, -np.inf)
+
+
+def lead_row(fused: np.ndarray, game_prior: np.ndarray | None, fusion: Fusion) -> int | None:
+    """The row to show first over several games (``game_prior`` given): the best of ``fused``
+    once the prior weighs ``fusion.lead_prior_weight`` instead of ``game_prior_weight``.
+    None when there is no prior or no row in scope."""
+    extra = fusion.lead_prior_weight - fusion.game_prior_weight
+    if game_prior is None or extra <= 0:
+        return None
+    lead = np.where(np.isfinite(fused), fused + extra * game_prior, -np.inf)
+    row = int(np.argmax(lead))
+    return row if np.isfinite(lead[row]) else None
