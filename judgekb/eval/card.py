@@ -4,6 +4,9 @@ For every question with gold clauses, searched within its game as the page does:
 
 - **card recall**: a gold clause is the answer, or in its context (parents, sub-clauses,
   list), in what it cites, or among the first three alternatives;
+- **on the card**, reported beside it (not the bar): a gold clause anywhere the card shows
+  one, also as a definition of a term it prints or as another wording of it (the
+  alternatives leave those out, as they leave out the answer's context);
 - **answer precision**: when confidence is ``high``, the answer is a gold clause;
 - **off-topic**: how many off-topic or nonsense questions get ``high`` (bar: none);
 - **completeness**: every resolved reference of each answer comes with its text; each
@@ -37,6 +40,15 @@ def card_ids(card: dict[str, Any]) -> list[tuple[str, str]]:
     game = a["game"]
     around = [(game, x["clause_id"]) for x in (*a["context"], *a["refs"])]
     return [(game, a["clause_id"]), *around, *alts]
+
+
+def shown_ids(card: dict[str, Any]) -> list[tuple[str, str]]:
+    """:func:`card_ids` and the definitions and other wordings the card shows with the answer."""
+    a = card["answer"]
+    if a is None:
+        return card_ids(card)
+    more = [(a["game"], x["clause_id"]) for x in (*a["definitions"], *a["versions"])]
+    return [*card_ids(card), *more]
 
 
 def _timed(
@@ -96,7 +108,7 @@ def completeness(site: Site, cards: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 def evaluate_cards(site: Site, questions: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The card figures of the module docstring over ``questions``."""
-    recall, precise, off_high, cards = [], [], 0, []
+    recall, shown, precise, off_high, cards = [], [], [], 0, []
     search_ms, card_ms = [], []
     for n, q in enumerate(questions):
         if q.get("ambiguous") or q.get("elsewhere"):
@@ -110,11 +122,13 @@ def evaluate_cards(site: Site, questions: Sequence[dict[str, Any]]) -> dict[str,
         cards.append(card)
         gold = {(scope_game(q), g) for g in q["gold"]}
         recall.append(bool(gold & set(card_ids(card))))
+        shown.append(bool(gold & set(shown_ids(card))))
         if card["confidence"] == "high" and card["answer"]:
             precise.append((card["answer"]["game"], card["answer"]["clause_id"]) in gold)
     p95_search, p95_card = percentile(search_ms, 95), percentile(card_ms, 95)
     return {
         "card_recall": {"n": len(recall), "rate": _rate(recall)},
+        "on_card": {"n": len(shown), "rate": _rate(shown)},
         "high_precision": {"n": len(precise), "rate": _rate(precise)},
         "offtopic_high": off_high,
         "completeness": completeness(site, cards),

@@ -87,6 +87,8 @@ def render_card(r: dict) -> str:
     lines = [
         f"card recall (answer, context, refs, first 3 alternatives): {r['card_recall']['rate']:.3f}"
         f" of {r['card_recall']['n']}",
+        f"gold anywhere on the card (also definitions, other wordings; not the bar): "
+        f"{r['on_card']['rate']:.3f}",
         f"answer precision when high: {r['high_precision']['rate']:.3f} of {r['high_precision']['n']}",
         f"off-topic said high: {r['offtopic_high']}",
         f"refs with text: {c['refs_with_text']['rate']:.3f} of {c['refs_with_text']['n']}",

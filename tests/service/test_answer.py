@@ -4,7 +4,7 @@ the card holds, the book's problems in the judge's language, defined terms, card
 from __future__ import annotations
 
 from judgekb.corpus.model import Clause
-from judgekb.eval.card import card_ids
+from judgekb.eval.card import card_ids, shown_ids
 from judgekb.service.definitions import defining_names
 from judgekb.service.i18n import note_text
 
@@ -129,6 +129,12 @@ def test_card_ids_count_what_a_judge_sees() -> None:
         ("g", "3"),
         ("g", "4"),
     ]
+    # beside the bar: also the definitions and other wordings shown with the answer
+    card["answer"] |= {
+        "definitions": [{"clause_id": "glossary/x"}],
+        "versions": [{"clause_id": "7"}],
+    }
+    assert shown_ids(card) == [*card_ids(card), ("g", "glossary/x"), ("g", "7")]
 
 
 def test_a_rule_with_sub_clauses_shows_them_under_it(client) -> None:
