@@ -86,7 +86,7 @@ def test_offline_search_finds_a_clause_by_a_judges_question(browser, store) -> N
 @BROWSER[1]
 def test_the_index_warms_in_steps_and_a_search_need_not_wait(browser, store) -> None:  # type: ignore[no-untyped-def]
     """warm() builds the index in steps (the page stays free between them); a search made
-    before it finishes builds its own at once; both give the same hits."""
+    before the last step adds what is left at once, to the same index; both give the same hits."""
     data = json.dumps(bundle_data(store, {}, load_default_lexicon()), ensure_ascii=False)
     page = browser.new_page()
     try:
@@ -99,17 +99,23 @@ def test_the_index_warms_in_steps_and_a_search_need_not_wait(browser, store) -> 
                 const pending = warmed.warm();
                 const before = warmed.index === undefined || warmed.index === null;
                 const index = await pending;
-                const early = new JudgekbRules.Rules(JSON.parse(text), MiniSearch);
+                let made = 0;
+                class Counted extends MiniSearch { constructor(o) { super(o); made += 1; } }
+                const early = new JudgekbRules.Rules(JSON.parse(text), Counted);
                 const racing = early.warm();
                 const first = ids(early, "stok habis");  // before warm() is done
                 const built = early.index;
                 await racing;
                 return {before, same: index === warmed.index, kept: early.index === built,
-                        warmed: ids(warmed, "stok habis"), first};
+                        warmed: ids(warmed, "stok habis"), first, clauses: early.c.length,
+                        counts: [warmed.index.documentCount, early.index.documentCount], made};
             }""",
             data,
         )
         assert got["before"] and got["same"] and got["kept"]
+        # the early search finished the steps' own index: every clause in it once
+        assert got["counts"] == [got["clauses"], got["clauses"]]
+        assert got["made"] == 1  # no second index: nothing built twice on the phone
         assert got["warmed"][:1] == got["first"][:1] == ["13.1"]
     finally:
         page.close()

@@ -256,27 +256,35 @@
     return this.c.map(function (c, i) { return { i: i, h: c[6], t: c[5], q: asked[i] || "" }; });
   };
 
-  // The index, built now if warm() has not finished it (a search cannot wait).
+  // The index, now: what warm() has not indexed yet is added at once (a search cannot wait).
   Rules.prototype.build = function () {
     if (!this.index) {
-      var index = this.newIndex();
-      index.addAll(this.documents());
-      this.index = index;
+      if (!this.partial) { this.partial = this.newIndex(); this.pending = this.documents(); }
+      this.partial.addAll(this.pending.splice(0));
+      this.index = this.partial;
     }
     return this.index;
   };
 
   // The index built in small steps that leave the page free between them (a slow phone needs
   // seconds for the whole corpus): started when a page is drawn, so that it is ready by the
-  // time a judge has typed a question.
+  // time a judge has typed a question. A search before the last step finishes the same index.
   Rules.prototype.warm = function () {
     var self = this;
     if (this.index) { return Promise.resolve(this.index); }
     if (!this.warming) {
-      var index = this.newIndex();
-      this.warming = index.addAllAsync(this.documents(), { chunkSize: WARM_CHUNK }).then(function () {
-        if (!self.index) { self.index = index; }
-        return self.index;
+      this.partial = this.newIndex();
+      this.pending = this.documents();
+      this.warming = new Promise(function (done) {
+        function step() {
+          if (!self.index) {
+            self.partial.addAll(self.pending.splice(0, WARM_CHUNK));
+            if (self.pending.length) { setTimeout(step, 0); return; }
+            self.index = self.partial;
+          }
+          done(self.index);
+        }
+        setTimeout(step, 0);  // not even the first step delays the page being drawn
       });
     }
     return this.warming;
