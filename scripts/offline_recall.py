@@ -6,8 +6,9 @@ The offline side is the product itself: the vendored MiniSearch and static/offli
 run in Debian's headless chromium (as on a phone: Intl.Segmenter for Thai words) over the
 offline bundle of var/ (the bytes the service serves). The server side is ``judgekb.search``
 in ``bm25`` mode (no model needed). Both search within the question's game, k = 10, scored by
-judgekb.eval's own metric code; also printed: the chromium index build time, the offline
-query time, and the bundle's size.
+judgekb.eval's own metric code; also printed: the chromium index build time, the index built
+in steps as a phone does (``Rules.warm``, at full speed and at 4 x CPU throttling: total, the
+longest block of the page, the first search), the offline query time, and the bundle's size.
 """
 
 from __future__ import annotations
@@ -44,6 +45,34 @@ def agreement(server: dict[str, list], offline: dict[str, list]) -> dict[str, fl
         "server_top1_in_offline_top5": round(sum(top1) / max(1, len(top1)), 3),
         "top10_jaccard": round(sum(overlap) / max(1, len(overlap)), 3),
     }
+
+
+WARM = """text => new Promise(done => {
+    const r = new JudgekbRules.Rules(JSON.parse(text), MiniSearch);
+    let last = performance.now(), longest = 0;
+    const tick = setInterval(() => {
+        const now = performance.now(); longest = Math.max(longest, now - last); last = now; }, 10);
+    const t0 = performance.now();
+    r.warm().then(() => {
+        const total = performance.now() - t0; clearInterval(tick);
+        const t1 = performance.now(); r.search("ผู้เล่นแพ้เมื่อไหร่", "one-piece", 10);
+        done({total_ms: Math.round(total), longest_block_ms: Math.round(longest),
+              first_search_ms: Math.round(performance.now() - t1)});
+    });
+})"""
+
+
+def warm_figures(page: Any, text: str) -> dict[str, dict[str, int]]:
+    """The phone's index built in steps (``Rules.warm``) at full speed and at 4 x CPU
+    throttling (a slow phone): total time, the longest the page was blocked (a 10 ms timer's
+    largest gap), and the first search after it."""
+    cdp = page.context.new_cdp_session(page)
+    out = {}
+    for rate in (1, 4):
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        out[f"x{rate}"] = page.evaluate(WARM, text)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    return out
 
 
 def main() -> int:
@@ -92,6 +121,7 @@ def main() -> int:
                 rules.build(); return Math.round(performance.now() - t); }""",
             bundle.raw.decode("utf-8"),
         )
+        report["warm"] = warm_figures(page, bundle.raw.decode("utf-8"))
 
         def offline(q: str, game: str | None, k: int, mode: str) -> list[tuple[str, str]]:
             found = page.evaluate(
@@ -130,6 +160,7 @@ def main() -> int:
         cells = " | ".join(f"{s['overall'][k]:.3f}" for k in keys)
         print(f"| {name} | {cells} | {s['latency_ms']['p50']:.1f} |")
     print(f"agreement: {report['agreement']}")
+    print(f"index built in steps (Rules.warm), at 1 x and 4 x CPU throttling: {report['warm']}")
     for group in ("by_lang", "by_kind"):
         for value in report["offline"][group]:
             a, b = report["bm25-server"][group][value], report["offline"][group][value]
