@@ -2,10 +2,15 @@
 
     .venv/bin/python scripts/tune_fusion.py [--dataset judgekb/eval/datasets/dev.jsonl]
     .venv/bin/python scripts/tune_fusion.py --bm25      # k1 x b x method, fusion as configured
+    .venv/bin/python scripts/tune_fusion.py --games     # the game prior's weights, all games
 
 Scores of both retrievers are computed once per question (the query expansion is the
 searcher's own: lexicon for Latin script, Thai synonyms for Thai); each setting is then
-re-ranked in memory and scored with the same metrics as `judgekb eval`.
+re-ranked in memory and scored with the same metrics as `judgekb eval`. ``--games`` searches
+every question over all games instead and grids the game prior's weight in the list and for
+the first hit (``Fusion.game_prior_weight``, ``lead_prior_weight``) over the searches the
+prior decides (no game named, implied or numbered), reported for the earlier dev questions
+and the ``d2-`` ones apart.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ sys.path.insert(0, str(REPO))
 from judgekb.config import Settings  # noqa: E402
 from judgekb.eval.dataset import load_dataset  # noqa: E402
 from judgekb.eval.metrics import mrr_at_k, recall_at_k  # noqa: E402
-from judgekb.index.fusion import Fusion, fuse  # noqa: E402
+from judgekb.index.fusion import Fusion, fuse, lead_row  # noqa: E402
 from judgekb.index.plan import QueryPlan  # noqa: E402
 from judgekb.index.request import SearchRequest  # noqa: E402
 from judgekb.index.search import Searcher, load_searcher  # noqa: E402
@@ -125,13 +130,59 @@ def tune_bm25(s: Searcher, cases: list[Case]) -> None:
         print(f"R@5 {r5:.3f} MRR {mrr:.3f} R@5en {r5en:.3f} | {method} k1={k1} b={b}")
 
 
+def tune_games(s: Searcher, dataset: str) -> None:
+    from dataclasses import replace
+
+    cases = []
+    for q in load_dataset(dataset):
+        if not q["gold"]:
+            continue
+        plan = s.planner.plan(SearchRequest.of(q["question"], game=None))
+        if plan.pq.mentions or plan.game_probs is None:
+            continue  # a game named, implied or numbered: the prior decides nothing
+        game = q["game"] or q.get("gold_game")
+        rel = np.array([c.clause_id in set(q["gold"]) for c in s.index.clauses])
+        rel &= s.index.game_of_row == game
+        cases.append((q["qid"].startswith("d2-"), plan, s.scores(plan, "hybrid"), rel, game))
+    print(f"{len(cases)} searches over all games that the game prior decides")
+    base = s.fusion
+    for weight, lead in itertools.product([1.0, 1.2, 1.5], [0.0, 1.5, 1.8, 2.2, 3.0]):
+        if lead and lead <= weight:
+            continue
+        s.fusion = replace(base, game_prior_weight=weight, lead_prior_weight=lead)
+        rows = []
+        for d2, plan, raw, rel, game in cases:
+            fused = s.rank(plan, raw)
+            order = [int(i) for i in np.argsort(-fused, kind="stable")[:10]]
+            first = lead_row(fused, s.index.game_prior(plan.game_probs, plan.mask), s.fusion)
+            if first is not None:
+                order = [first, *(i for i in order if i != first)][:10]
+            relv = [bool(rel[i]) for i in order]
+            rows.append((d2, s.index.game_of_row[order[0]] == game, relv[0], any(relv[:5])))
+        a = np.array(rows, dtype=float)
+        halves = "  ".join(
+            f"{name} top {a[a[:, 0] == v, 1].mean():.3f}"
+            for name, v in (("earlier", 0), ("d2", 1))
+            if (a[:, 0] == v).any()
+        )
+        print(
+            f"prior {weight:.1f} first hit {lead or weight:.1f}: top game {a[:, 1].mean():.3f} "
+            f"R@1 {a[:, 2].mean():.3f} R@5 {a[:, 3].mean():.3f} | {halves}"
+        )
+    s.fusion = base
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--dataset", default=str(REPO / "judgekb/eval/datasets/dev.jsonl"))
     ap.add_argument("--bm25", action="store_true", help="tune BM25 k1/b/method instead")
+    ap.add_argument("--games", action="store_true", help="the game prior's weights instead")
     args = ap.parse_args()
     s = load_searcher(Settings())
     s.set_query_cache(0)
+    if args.games:
+        tune_games(s, args.dataset)
+        return
     cases = prepare(s, args.dataset)
     print(f"{len(cases)} non-lookup questions from {args.dataset}")
     (tune_bm25 if args.bm25 else tune_fusion)(s, cases)
