@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO))
 from judgekb.config import Settings  # noqa: E402
 from judgekb.eval.dataset import load_dataset  # noqa: E402
 from judgekb.eval.metrics import mrr_at_k, recall_at_k  # noqa: E402
-from judgekb.index.fusion import Fusion, fuse, lead_row  # noqa: E402
+from judgekb.index.fusion import Fusion, fuse, lead_first  # noqa: E402
 from judgekb.index.plan import QueryPlan  # noqa: E402
 from judgekb.index.request import SearchRequest  # noqa: E402
 from judgekb.index.search import Searcher, load_searcher  # noqa: E402
@@ -154,9 +154,8 @@ def tune_games(s: Searcher, dataset: str) -> None:
         for d2, plan, raw, rel, game in cases:
             fused = s.rank(plan, raw)
             order = [int(i) for i in np.argsort(-fused, kind="stable")[:10]]
-            first = lead_row(fused, s.index.game_prior(plan.game_probs, plan.mask), s.fusion)
-            if first is not None:
-                order = [first, *(i for i in order if i != first)][:10]
+            prior = s.index.game_prior(plan.game_probs, plan.mask)
+            order = lead_first(order, fused, prior, s.fusion)[:10]  # as search orders it
             relv = [bool(rel[i]) for i in order]
             rows.append((d2, s.index.game_of_row[order[0]] == game, relv[0], any(relv[:5])))
         a = np.array(rows, dtype=float)

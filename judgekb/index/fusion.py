@@ -91,3 +91,11 @@ def lead_row(fused: np.ndarray, game_prior: np.ndarray | None, fusion: Fusion) -
     lead = np.where(np.isfinite(fused), fused + extra * game_prior, -np.inf)
     row = int(np.argmax(lead))
     return row if np.isfinite(lead[row]) else None
+
+
+def lead_first(
+    order: list[int], fused: np.ndarray, game_prior: np.ndarray | None, fusion: Fusion
+) -> list[int]:
+    """``order`` with :func:`lead_row` moved (or added) to the front; unchanged without one."""
+    lead = lead_row(fused, game_prior, fusion)
+    return order if lead is None else [lead, *(i for i in order if i != lead)]

@@ -19,7 +19,7 @@ from judgekb.corpus.store import ClauseStore
 from judgekb.errors import Overloaded
 from judgekb.index.artifacts import read_manifest
 from judgekb.index.confidence import ConfidenceModel, SearchSignals, load_confidence
-from judgekb.index.fusion import Fusion, RawScores, fuse, lead_row
+from judgekb.index.fusion import Fusion, RawScores, fuse, lead_first
 from judgekb.index.games import GameNames
 from judgekb.index.hits import HitFactory
 from judgekb.index.language import content_words
@@ -122,18 +122,13 @@ class Searcher:
         zeros = np.zeros(len(self.index), np.float32)
         return RawScores(self.index.dense_scores_of(qv), zeros, zeros, qv)
 
-    def _lead_first(self, plan: QueryPlan, fused: np.ndarray, order: list[int]) -> None:
-        """Over several games, put first the clause of the game the question most likely is
-        about (:func:`judgekb.index.fusion.lead_row`); a number's lookups stay first."""
+    def _lead_first(self, plan: QueryPlan, fused: np.ndarray, order: list[int]) -> list[int]:
+        """Over several games, the clause of the game the question most likely is about first
+        (:func:`judgekb.index.fusion.lead_first`); a number's lookups stay first."""
         if plan.lookups or plan.request.mode != "hybrid":
-            return
+            return order
         prior = self.index.game_prior(plan.game_probs, plan.mask)
-        lead = lead_row(fused, prior, self.fusion)
-        if lead is None or (order and order[0] == lead):
-            return
-        if lead in order:
-            order.remove(lead)
-        order.insert(0, lead)
+        return lead_first(order, fused, prior, self.fusion)
 
     def rank(self, plan: QueryPlan, raw: RawScores) -> np.ndarray:
         mode = plan.request.mode
@@ -196,7 +191,7 @@ class Searcher:
             qv = raw.qv
             best = np.argsort(-fused, kind="stable")[: limit + len(seen) + 1]
             order = [int(i) for i in best if np.isfinite(fused[i])]
-            self._lead_first(plan, fused, order)
+            order = self._lead_first(plan, fused, order)
             signals = self._signals(plan, raw, fused, order)
             for i in order:
                 add(i, float(fused[i]), "search", plan.terms)

@@ -135,7 +135,7 @@ def test_the_first_hit_over_several_games_weighs_the_game_prior_more():
     """Rows 0-1 are game A (prior 0.3), rows 2-3 game B (prior 0.7). With the list's weight
     (1.2) game A's row 0 leads; with the first hit's weight (1.8) game B's best
     row (2, not 3) comes first. No prior (one game) or nothing in scope: no lead."""
-    from judgekb.index.fusion import lead_row
+    from judgekb.index.fusion import lead_first, lead_row
 
     fusion = Fusion(game_prior_weight=1.2, lead_prior_weight=1.8)
     prior = np.array([0.3, 0.3, 0.7, 0.7], np.float32)
@@ -145,6 +145,9 @@ def test_the_first_hit_over_several_games_weighs_the_game_prior_more():
     assert lead_row(fused, None, fusion) is None
     assert lead_row(fused, prior, Fusion(game_prior_weight=1.2, lead_prior_weight=1.2)) is None
     assert lead_row(np.full(4, -np.inf, np.float32), prior, fusion) is None
+    assert lead_first([0, 2, 1], fused, prior, fusion) == [2, 0, 1]  # moved
+    assert lead_first([0, 1], fused, prior, fusion) == [2, 0, 1]  # added
+    assert lead_first([0, 1], fused, None, fusion) == [0, 1]
 
 
 def test_a_corpus_of_one_game_has_nothing_to_tell_apart(tmp_path):

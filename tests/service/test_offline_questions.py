@@ -25,6 +25,9 @@ from tests.service.conftest import AMENDMENTS, CLAUSES, DOCS, REFS
 STATIC = Path(__file__).resolve().parents[2] / "judgekb/service/static"
 # Colloquial Malay: "stok habis" (the stock ran out) is in no clause of the tiny books and in
 # no entry of the term tables.
+# The offline search over a bundle (its JSON text) in the page: Vanguard clause ids, best first.
+SEARCH = """([text, q]) => { const rules = new JudgekbRules.Rules(JSON.parse(text), MiniSearch);
+    return rules.search(q, "vanguard", 5).hits.map(h => rules.id(h.i)); }"""
 ASKED = Question("vg-cr", "13.1", "chat", "Stok kad habis masa draw, terus kalah ke?", 1)
 
 
@@ -66,15 +69,13 @@ def test_offline_search_finds_a_clause_by_a_judges_question(browser, store) -> N
         page.add_script_tag(path=str(STATIC / "vendor/minisearch.js"))
         page.add_script_tag(path=str(STATIC / "offline-rules.js"))
         found = page.evaluate(
-            """([text, q]) => { const rules = new JudgekbRules.Rules(JSON.parse(text), MiniSearch);
-                return rules.search(q, "vanguard", 5).hits.map(h => rules.id(h.i)); }""",
+            SEARCH,
             [json.dumps(data, ensure_ascii=False), "stok habis"],
         )
         assert found[:1] == ["13.1"]
         without = {**data, "questions": {}}
         found = page.evaluate(
-            """([text, q]) => { const rules = new JudgekbRules.Rules(JSON.parse(text), MiniSearch);
-                return rules.search(q, "vanguard", 5).hits.map(h => rules.id(h.i)); }""",
+            SEARCH,
             [json.dumps(without, ensure_ascii=False), "stok habis"],
         )
         assert "13.1" not in found[:1]  # the book's own words do not say it
