@@ -146,7 +146,7 @@ def tune_games(s: Searcher, dataset: str) -> None:
         cases.append((q["qid"].startswith("d2-"), plan, s.scores(plan, "hybrid"), rel, game))
     print(f"{len(cases)} searches over all games that the game prior decides")
     base = s.fusion
-    for weight, lead in itertools.product([1.0, 1.2, 1.5], [0.0, 1.5, 1.8, 2.2, 3.0]):
+    for weight, lead in itertools.product([0.6, 0.8, 1.0, 1.2, 1.5], [0.0, 1.5, 1.8, 2.2, 3.0]):
         if lead and lead <= weight:
             continue
         s.fusion = replace(base, game_prior_weight=weight, lead_prior_weight=lead)
@@ -160,7 +160,7 @@ def tune_games(s: Searcher, dataset: str) -> None:
             rows.append((d2, s.index.game_of_row[order[0]] == game, relv[0], any(relv[:5])))
         a = np.array(rows, dtype=float)
         halves = "  ".join(
-            f"{name} top {a[a[:, 0] == v, 1].mean():.3f}"
+            f"{name} top {a[a[:, 0] == v, 1].mean():.3f} R@5 {a[a[:, 0] == v, 3].mean():.3f}"
             for name, v in (("earlier", 0), ("d2", 1))
             if (a[:, 0] == v).any()
         )
