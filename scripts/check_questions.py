@@ -16,7 +16,6 @@ Exit status 1 when a line is invalid or an evaluation question is found in the v
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -25,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from judgekb.corpus.build import collect_corpus  # noqa: E402
+from judgekb.corpus.jsonl import json_lines  # noqa: E402
 from judgekb.corpus.manifest import BUNDLED, load_manifest  # noqa: E402
 from judgekb.eval.dataset import DATASET_DIR  # noqa: E402
 
@@ -37,10 +37,9 @@ def eval_questions() -> dict[str, str]:
     """Normalised text -> qid of every question of the shipped evaluation sets."""
     out = {}
     for path in sorted(DATASET_DIR.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                q = json.loads(line)
-                out[_key(q["question"])] = q["qid"]
+        for line in json_lines(path.read_text(encoding="utf-8").splitlines()):
+            if line.error is None:  # a bad line is check_dataset.py's to report
+                out[_key(line.value["question"])] = line.value["qid"]
     return out
 
 

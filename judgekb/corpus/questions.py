@@ -21,11 +21,12 @@ its file and line and skipped; the rest of the file still counts.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from judgekb.corpus.jsonl import json_lines
 
 log = logging.getLogger(__name__)
 
@@ -96,13 +97,10 @@ def parse_questions(
     out: list[Question] = []
     problems: list[QuestionProblem] = []
     seen: set[tuple[str, str]] = set()
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(QuestionProblem(source, n, f"invalid JSON ({exc.msg})"))
+    for line in json_lines(lines):
+        n, obj = line.lineno, line.value
+        if line.error is not None:
+            problems.append(QuestionProblem(source, n, line.error))
             continue
         why = _problem(obj)
         if why is None and known is not None and obj["clause_id"] not in known:

@@ -20,11 +20,11 @@ answering counts as a hit. Optional keys for the issue-11 cases:
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 from typing import Any
 
+from judgekb.corpus.jsonl import json_lines
 from judgekb.corpus.model import GAME_SLUGS
 from judgekb.errors import ConfigError
 
@@ -148,13 +148,10 @@ def parse_lines(lines: list[str], source: str) -> list[dict[str, Any]]:
     """Parse JSON Lines text; blank lines are skipped; raise ConfigError naming ``source:line``."""
     questions: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
-    for lineno, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            q = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{source}:{lineno}: invalid JSON ({exc.msg}); fix the line") from exc
+    for line in json_lines(lines):
+        lineno, q = line.lineno, line.value
+        if line.error is not None:
+            raise ConfigError(f"{source}:{lineno}: {line.error}; fix the line")
         if problem := validate_question(q):
             raise ConfigError(f"{source}:{lineno}: {problem}")
         if q["qid"] in seen:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from judgekb.corpus.jsonl import json_lines
 from judgekb.errors import ConfigError, JudgeKBError
 from judgekb.index.request import Scope, SearchRequest
 
@@ -50,13 +51,10 @@ def read_batch(path: Path) -> list[dict]:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read batch file ({exc})") from exc
     out = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except ValueError as exc:
-            raise ConfigError(f"{path}:{n}: not valid JSON ({exc.args[0]})") from exc
+    for line in json_lines(lines):
+        n, item = line.lineno, line.value
+        if line.error is not None:
+            raise ConfigError(f"{path}:{n}: {line.error}")
         if not isinstance(item, dict) or not isinstance(item.get("question"), str):
             raise ConfigError(f"{path}:{n}: each line needs a string 'question' (and 'qid')")
         out.append(item)
