@@ -94,8 +94,12 @@ def amendment_links(site: Site, doc_id: str, clause_id: str, links: Iterable[Map
     return out
 
 
-def doc_badges(site: Site, doc_id: str) -> list[dict]:
-    """Badges for the document: an amendment, superseded by a later one, or amended."""
+def doc_badges(site: Site, doc_id: str, whole_document: bool = True) -> list[dict]:
+    """Badges for the document: an amendment, superseded by a later one, or amended.
+
+    "Amended" (or "earlier wording in") is about the whole document, for its contents page;
+    a clause or a hit (``whole_document`` False) shows its own amendment links instead, so
+    that a clause the decree never touched does not read as if it had an older wording."""
     docs = {d.doc_id: d for d in site.store.documents()}
     doc = docs[doc_id]
     badges = []
@@ -113,7 +117,7 @@ def doc_badges(site: Site, doc_id: str) -> list[dict]:
                     "date": target.effective_date,
                 }
             )
-    for d in docs.values():
+    for d in docs.values() if whole_document else ():
         if d.amends == doc_id:
             # An amendment dated before the book (the 2009 decree, the 2014 book) holds the
             # book's earlier wording; one dated after it amends the book.
@@ -165,7 +169,7 @@ def hit_view(site: Site, hit: SearchHit) -> dict:
         "refs_out": refs_out,
         "refs_in": _refs(site, hit.refs_in),
         "amendments": amendment_links(site, hit.doc_id, hit.clause_id, hit.amendments),
-        "badges": doc_badges(site, hit.doc_id),
+        "badges": doc_badges(site, hit.doc_id, whole_document=False),
         "via": hit.via,
         "older": hit.doc_kind == "amendment",
         "later": hit.later,  # a later edition of its rulebook (issue 13)
@@ -282,7 +286,7 @@ def clause_view(
             {"url": site.clause_url(game, cid, d), "title": site.store.document(d).title}
             for d in detail["other_docs"]
         ],
-        "badges": doc_badges(site, doc),
+        "badges": doc_badges(site, doc, whole_document=False),
     }
 
 

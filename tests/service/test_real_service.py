@@ -72,8 +72,14 @@ def test_a_number_in_another_game_is_not_told_to_type_a_number(real_client) -> N
 
 
 def test_the_2014_book_names_the_2009_decree_as_its_earlier_wording(real_client) -> None:
+    toc = real_client.get("/rules/summoner-master").text
+    assert "Earlier wording in" in toc and "Document amended by" not in toc
+    # a clause shows its own earlier wording, never the document's badge: 103.4 is a clause
+    # the decree does not print, and must not read as if it had an older wording
     html = real_client.get("/rules/summoner-master/602.1.4").text
-    assert "Earlier wording in" in html and "Document amended by" not in html
+    assert "Earlier wording:" in html and "Earlier wording in" not in html
+    html = real_client.get("/rules/summoner-master/103.4").text
+    assert "Earlier wording" not in html and "Document amended by" not in html
 
 
 @pytest.mark.parametrize(
