@@ -233,9 +233,12 @@ class Planner:
             found = self._mention_rows(mention, plan.mask)
             # editions: a number only an older edition prints names its clause now
             found += self._renumbered(self._mention_rows(mention, everywhere), plan)
+            # a misprinted number's intended form ("VG 7.35.1" for the 7.46.1 the book prints)
+            via = "lookup" if found else "alias"
+            found = found or self._number_alias_rows(mention, plan.mask)
             if plan.game is not None:
                 if found:
-                    plan.lookups += [(r, "lookup") for r in found if r not in seen]
+                    plan.lookups += [(r, via) for r in found if r not in seen]
                     seen.update(found)
                 else:
                     elsewhere += self._elsewhere(self._mention_rows(mention, everywhere), plan.game)
@@ -247,7 +250,9 @@ class Planner:
                 by_game = {g: r for g, r in by_game.items() if g in named} or by_game
             if len(by_game) > 1:
                 ambiguous += [g for g in by_game if g not in ambiguous]
-            plan.lookups += [(r, "lookup") for r in by_game.values() if r not in seen]
+            plan.lookups += [
+                (r, via if r in found else "lookup") for r in by_game.values() if r not in seen
+            ]
             seen.update(by_game.values())
         text = plan.pq.text.strip().lower()
         if not plan.pq.mentions and text.startswith("glossary/"):
@@ -278,6 +283,15 @@ class Planner:
             found = [i for i in rows if i is not None and mask[i]]
             if found:
                 return found
+        return []
+
+    def _number_alias_rows(self, mention: IdMention, mask: np.ndarray) -> list[int]:
+        """Rows inside ``mask`` whose clause has the mentioned number as an alias (a misprint's
+        intended form, corpus/lint.py), when no book prints the number itself."""
+        for cid in mention.ids:
+            rows = [i for i in self.aliases.get(cid.lower(), []) if mask[i]]
+            if rows:
+                return rows
         return []
 
     def _other_form_rows(self, mention: IdMention, mask: np.ndarray) -> list[int]:

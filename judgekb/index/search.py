@@ -324,7 +324,7 @@ def _lookup_outcome(plan: QueryPlan) -> str:
         return ""
     if plan.ambiguous_games:
         return "ambiguous"
-    if any(via == "lookup" for _, via in plan.lookups):
+    if any(via in ("lookup", "alias") for _, via in plan.lookups):
         return "found"
     return "elsewhere" if plan.elsewhere else "missing"
 

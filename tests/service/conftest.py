@@ -122,6 +122,8 @@ CLAUSES = [
     ),
     _c("vg-cr", "13", None, "Tindakan Peraturan", "section", "Tindakan Peraturan", 2),
     _c("vg-cr", "13.1", "13", "Jika pemain tiada kad dalam dek, pemain itu kalah (11.6.1).", seq=3),
+    # printed under a misprinted number: 13.2 was meant (like the real book's 7.46.1 / 7.35.1)
+    _c("vg-cr", "13.9.1", "13", "Zon jatuh terbuka kepada semua pemain.", seq=4, aliases=("13.2",)),
 ]
 REFS = [
     CrossRef("sm-2014", "602.1", "602.1.4", "ดู 602.1.4", "602.1.4"),

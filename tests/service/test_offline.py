@@ -91,6 +91,16 @@ def test_clause_page_and_reference_hop_offline(offline) -> None:
     ]
 
 
+def test_a_misprints_intended_number_opens_its_clause_offline(offline) -> None:
+    offline.goto("/rules/vanguard/13.2")
+    offline.wait_for_selector("h1.cid")
+    assert offline.locator("h1.cid").inner_text() == "§13.9.1"
+    assert offline.locator(".note-alias").inner_text() == (
+        "§13.2 is not printed in the book; it is the probable intended number of §13.9.1, "
+        "shown here."
+    )
+
+
 @pytest.mark.parametrize(
     ("q", "game", "path"),
     [

@@ -36,7 +36,7 @@ def test_search_page_leads_with_the_answer_card(client) -> None:
     assert (
         '<p class="cite">Summoner Master · Summoner Master Complete Rulebook · Update 2014-01 · '
         '2014-01-01 · <a class="cid" href="/rules/summoner-master/602.1?edition=Update+2014-01">'
-        "§602.1</a></p>"
+        '§<span class="nobr">602.1</span></a></p>'
     ) in card
     assert (
         '<p class="text answer-text" lang="th">Trigger Effect คือ Effect ที่เริ่มทำงานเมื่อเงื่อนไขครบ ดู '
@@ -109,7 +109,7 @@ def test_clause_number_redirects_to_permalink(client, q: str, location: str) -> 
 
 def test_permalink_page(client) -> None:
     html = client.get("/rules/summoner-master/602.1.4").text
-    assert '<h1 class="cid">§602.1.4</h1>' in html
+    assert '<h1 class="cid">§<span class="nobr">602.1.4</span></h1>' in html
     assert (
         '<a href="/rules/summoner-master">Table of contents</a>\n › <a '
         'href="/rules/summoner-master/602" lang="th">602 ชนิดของ Effect</a> › <a '

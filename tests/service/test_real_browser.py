@@ -26,8 +26,9 @@ QUERIES = [
     ("asdkjh qwe zzz", ""),
 ]
 
-# Elements that must stay on one line, and any that did not.
-BROKEN = """() => [...document.querySelectorAll('.cid, .nobr')]
+# Elements that must stay on one line, and any that did not (a heading or link naming a clause
+# by number and title wraps between words, its numbers in .nobr spans).
+BROKEN = """() => [...document.querySelectorAll('span.cid, .nobr')]
   .filter(e => e.getClientRects().length > 1).map(e => e.textContent)"""
 # Each game menu label against the menu's width (its arrow and padding left out).
 MENU = """() => { const s = document.querySelector('select[name=game]');
@@ -54,5 +55,26 @@ def test_a_phone_sees_the_whole_page(browser, real_base_url, q, game) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.evaluate(BROKEN) == []
     assert page.evaluate(MENU) == []
+    assert page.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/rules/gundam/3-1",  # the whole rule is its heading
+        "/rules/vanguard/12.7",
+        "/rules/summoner-master/topic/2",
+        "/rules/one-piece/7-1",  # a paragraph where a title goes
+    ],
+)
+def test_a_long_clause_heading_wraps_on_a_phone(browser, real_base_url, path) -> None:
+    """The heading wraps between words; its clause number stays on one line."""
+    context = browser.new_context(viewport=PHONE, base_url=real_base_url)
+    page = watch_errors(context.new_page())
+    page.goto(path)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path
+    for number in page.locator("h1.cid .nobr").all():  # a section's name has none
+        assert number.evaluate("e => e.getClientRects().length") == 1  # one line box: unbroken
     assert page.errors == []
     context.close()

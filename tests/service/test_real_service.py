@@ -134,3 +134,20 @@ def test_every_clause_permalink_renders(real_client, real_searcher) -> None:
                 if page.status_code != 200:
                     bad.append((c.doc_id, c.clause_id, page.status_code))
     assert bad == []
+
+
+@pytest.mark.parametrize("q", ["VG 7.35.1", "§7.35.1", "ข้อ 7.35.1", "peraturan 7.35.1 tentang apa"])
+@pytest.mark.parametrize("game", [None, "vanguard"])
+def test_a_misprints_intended_number_resolves_inside_a_sentence(real_client, q, game) -> None:
+    """Vanguard prints 7.46.1 where 7.35.1 was meant: every way a judge writes the intended
+    number opens the clause, as the bare number does."""
+    body = real_client.get("/api/search", params={"q": q, "game": game or ""}).json()
+    top = body["results"][0]
+    assert (top["game"], top["clause_id"], body["confidence"]) == ("vanguard", "7.46.1", "high")
+
+
+def test_a_misprints_intended_number_opens_in_a_pinned_edition_too(real_client) -> None:
+    for url in ("/rules/vanguard/7.35.1", "/rules/vanguard/7.35.1?edition=Malay+edition"):
+        r = real_client.get(url)
+        assert r.status_code == 200, url
+        assert '<h1 class="cid">§<span class="nobr">7.46.1</span>' in r.text, url

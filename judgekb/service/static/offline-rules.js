@@ -160,6 +160,15 @@
       var i = this.get(docs[n].id, clauseId);
       if (i >= 0) { return i; }
     }
+    // a misprinted number's intended form ("7.35.1" for the printed 7.46.1), as the server
+    var self = this, named = (this.alias[clauseId.trim().toLowerCase()] || []).filter(function (j) {
+      return self.kind(j) !== "glossary";  // a term's name is not a clause number
+    });
+    for (n = 0; n < docs.length; n++) {
+      for (var k = 0; k < named.length; k++) {
+        if (this.doc(named[k]).id === docs[n].id) { return named[k]; }
+      }
+    }
     return -1;
   };
 

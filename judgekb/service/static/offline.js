@@ -123,6 +123,13 @@
   }
 
   // Pages ------------------------------------------------------------------------------------
+  // "§3-1 title": the number never breaks after a hyphen on a phone, the title wraps.
+  function headingLabel(rules, i) {
+    var id = rules.id(i), label = rules.label(i);
+    if (label.indexOf(id) !== 0) { return ["§" + label]; }
+    return [el("span", { "class": "nobr" }, ["§" + id]), label.slice(id.length)];
+  }
+
   function clausePage(rules, game, clauseId, docId) {
     var i = rules.find(game, clauseId.replace(/\.$/, ""), docId);
     if (i < 0) { return missing(rules); }
@@ -133,7 +140,11 @@
       crumbs.appendChild(document.createTextNode(" › "));
       crumbs.appendChild(el("a", { href: rules.url(p), lang: lang }, [rules.label(p, true)]));
     });
-    var art = el("article", { "class": "clause" }, [citeLine(rules, i, false), crumbs, el("h1", { "class": "cid" }, ["§" + rules.label(i)])]);
+    var art = el("article", { "class": "clause" }, [citeLine(rules, i, false), crumbs, el("h1", { "class": "cid" }, headingLabel(rules, i))]);
+    var asked = clauseId.replace(/\.$/, "");
+    if (asked !== rules.id(i)) {  // a misprint's intended number: say which clause this is
+      art.appendChild(el("p", { "class": "note-alias", role: "note" }, [L.alias_resolved.replace("{asked}", asked).replace("{printed}", rules.id(i))]));
+    }
     rules.amendments(i).forEach(function (a) {
       var amends = a[0] === i, other = amends ? a[1] : a[0];
       var p = el("p", { "class": "badge badge-amended" }, [(amends ? L.superseded_by : L.earlier_wording) + " "]);
