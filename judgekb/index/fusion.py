@@ -36,7 +36,7 @@ class Fusion:
     question_weight: float = 1.0
     # A search over several games adds this much of each clause's game probability as the
     # question reads (index/games.py GameModel): a soft prior, never a filter.
-    game_prior_weight: float = 1.0
+    game_prior_weight: float = 1.2
     # The first hit of such a search is the best clause once the prior weighs this much: what a
     # judge reads first comes from the game the question most likely is about, while the rest
     # of the list, weighed as above, keeps the other games' close candidates in view.
