@@ -59,6 +59,9 @@ class QueryPlan:
     lookups: list[tuple[int, str]] = field(default_factory=list)  # (row, "lookup" | "alias")
     ambiguous_games: tuple[str, ...] = ()
     elsewhere: tuple[Elsewhere, ...] = ()
+    # games the question names besides the one the judge chose ("… starting hand vanguard"
+    # with Gundam chosen): the filter stands, the page says so and offers the named game
+    other_games_named: tuple[str, ...] = ()
     search_text: str = ""  # what BM25 and the encoder see (the sentence without numbers)
     bare: bool = False  # the query was only clause numbers (and game names)
     expansion: list[str] = field(default_factory=list)
@@ -129,6 +132,8 @@ class Planner:
         if pq.lang == "latin" and not bare:
             text = self._standard_malay(text)
         plan = QueryPlan(request, pq, mask, scope.game, search_text=text, bare=bare)
+        if scope.game is not None:
+            plan.other_games_named = tuple(dict.fromkeys(g for g, _ in named if g != scope.game))
         plan.lang = self.languages.query_lang(plan.search_text, pq.lang)
         self._scope_to_document(plan, docs_named)
         if scope.game is None and scope.doc is None and plan.doc is None:

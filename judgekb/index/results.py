@@ -105,6 +105,7 @@ class SearchResult:
     ambiguous_games: tuple[str, ...] = ()  # a clause number several games print
     elsewhere: tuple[Elsewhere, ...] = ()  # a number the chosen game does not print
     inferred: GameEvidence | None = None  # the game the question named or implied
+    other_games_named: tuple[str, ...] = ()  # games named besides the chosen one
     signals: SearchSignals | None = None  # what confidence was judged from (not in the JSON)
     # The lookup outcome: "" (no clause number), "found", "ambiguous" (several games print
     # it), "elsewhere" (only other games print it), "missing" (no book prints it).
@@ -128,6 +129,7 @@ class SearchResult:
             "ambiguous_games": list(self.ambiguous_games),
             "elsewhere": [e.to_json() for e in self.elsewhere],
             "inferred_game": self.inferred.to_json() if self.inferred else None,
+            "other_games_named": list(self.other_games_named),
             "renumbered": [r.to_json() for r in self.renumbered],
             "query_truncated": self.query_truncated,
             "results": [h.to_json() for h in self.hits],

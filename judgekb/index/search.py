@@ -207,6 +207,7 @@ class Searcher:
             ambiguous_games=plan.ambiguous_games,
             elsewhere=plan.elsewhere,
             inferred=plan.inferred,
+            other_games_named=plan.other_games_named,
             signals=signals,
             lookup=_lookup_outcome(plan),
             bare=plan.bare,

@@ -201,7 +201,9 @@ def search_status(site: Site, request: Request, result: SearchResult) -> dict:
         if h.via == "lookup" and h.game in result.ambiguous_games
     ]
     inferred = None
-    if result.inferred is not None:
+    # nothing matched: the language a few letters happen to look like scoped nothing useful
+    guessed = result.inferred is not None and result.inferred.reason == "language"
+    if result.inferred is not None and not (guessed and result.confidence == "none"):
         inferred = {
             "game_name": games.get(result.inferred.game, result.inferred.game),
             "reason": result.inferred.reason,
@@ -219,13 +221,18 @@ def search_status(site: Site, request: Request, result: SearchResult) -> dict:
         "elsewhere": [lookup(e.game, e.clause_id, e.doc) for e in result.elsewhere],
         "inferred": inferred,
         "which_game": _which_game(site, request, result),
+        "named": [
+            {"game_name": games.get(g, g), "url": page_url(request, game=g)}
+            for g in result.other_games_named
+        ],
     }
 
 
 def _which_game(site: Site, request: Request, result: SearchResult) -> list[dict]:
     """A question that reads like no one game, searched over several: each game its hits
-    come from (best first), as the same search in that game."""
-    if not result.game_unsure:
+    come from (best first), as the same search in that game. Not when nothing matches: a
+    judge is not asked which game a nonsense query is about."""
+    if not result.game_unsure or result.confidence == "none":
         return []
     names = site.store.games()
     games = list(dict.fromkeys(h.game for h in result.hits))

@@ -77,7 +77,7 @@ def test_bad_input_on_the_real_index(real_searcher):
 # The JSON of one search (`judgekb search --json`, `/api/search` without rulings).
 RESULT_KEYS = {
     "query", "took_ms", "confidence", "ambiguous_games", "elsewhere", "inferred_game",
-    "renumbered", "query_truncated", "results",
+    "renumbered", "query_truncated", "results", "other_games_named",
 }  # fmt: skip
 
 

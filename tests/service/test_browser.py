@@ -72,6 +72,19 @@ def test_game_filter_is_remembered(page) -> None:
     assert page.locator("select[name=game]").input_value() == "vanguard"
 
 
+def test_removing_the_filter_chip_forgets_the_remembered_game(page) -> None:
+    page.goto("/")
+    page.select_option("select[name=game]", "vanguard")
+    page.fill("input[name=q]", "kad dalam dek")
+    page.click("form.search button")
+    page.wait_for_url("**/search?**game=vanguard**")
+    page.click(".chip-remove")
+    page.wait_for_load_state()
+    page.goto("/")
+    assert page.locator("select[name=game]").input_value() == ""
+    assert page.errors == []
+
+
 def test_tap_shows_preview_before_following(browser, base_url) -> None:
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, base_url=base_url, has_touch=True, is_mobile=True

@@ -151,3 +151,24 @@ def test_a_misprints_intended_number_opens_in_a_pinned_edition_too(real_client) 
         r = real_client.get(url)
         assert r.status_code == 200, url
         assert '<h1 class="cid">§<span class="nobr">7.46.1</span>' in r.text, url
+
+
+@pytest.mark.parametrize("q", ["asdkjh qwe zzz", "<img src=x onerror=alert(1)>"])
+def test_nonsense_is_not_asked_which_game_or_scoped_by_language(real_client, q) -> None:
+    html = real_client.get("/search", params={"q": q}).text
+    assert real_client.get("/api/search", params={"q": q}).json()["confidence"] == "none"
+    assert "No clear match" in html
+    assert 'class="chooser which-game"' not in html and 'class="inferred"' not in html
+    summary = html[html.index('<h1 class="summary">') : html.index("</h1>")]
+    assert "clauses" not in summary  # no count of hits above "No clear match"
+
+
+def test_a_question_naming_another_game_than_the_filter_says_so(real_client) -> None:
+    q = "how many cards in starting hand vanguard"
+    body = real_client.get("/api/search", params={"q": q, "game": "gundam"}).json()
+    assert body["other_games_named"] == ["vanguard"]
+    assert all(h["game"] == "gundam" for h in body["results"])  # the judge's filter stands
+    html = real_client.get("/search", params={"q": q, "game": "gundam"}).text
+    named = html[html.index('class="named-other"') :]
+    assert "game=vanguard" in named[: named.index("</p>")]
+    assert real_client.get("/api/search", params={"q": q}).json()["other_games_named"] == []
