@@ -245,8 +245,10 @@ class Planner:
                 if found:
                     plan.lookups += [(r, via) for r in found if r not in seen]
                     seen.update(found)
-                else:
-                    elsewhere += self._elsewhere(self._mention_rows(mention, everywhere), plan.game)
+                else:  # every game printing it, with either separator ("1-2-2-1", "1.2.2.1")
+                    rows = self._mention_rows(mention, everywhere)
+                    rows += self._other_form_rows(mention, everywhere)
+                    elsewhere += self._elsewhere(rows, plan.game)
                 continue
             by_game: dict[str, int] = {}
             for r in found + self._other_form_rows(mention, plan.mask):

@@ -172,3 +172,10 @@ def test_a_question_naming_another_game_than_the_filter_says_so(real_client) -> 
     named = html[html.index('class="named-other"') :]
     assert "game=vanguard" in named[: named.index("</p>")]
     assert real_client.get("/api/search", params={"q": q}).json()["other_games_named"] == []
+
+
+def test_a_number_not_in_the_chosen_game_names_every_game_printing_it(real_client) -> None:
+    """With either separator: Vanguard prints 1.2.2.1, Gundam and One Piece 1-2-2-1."""
+    body = real_client.get("/api/search", params={"q": "1-2-2-1", "game": "summoner-master"})
+    found = {(e["game"], e["clause_id"]) for e in body.json()["elsewhere"]}
+    assert found == {("gundam", "1-2-2-1"), ("one-piece", "1-2-2-1"), ("vanguard", "1.2.2.1")}
