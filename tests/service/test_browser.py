@@ -100,3 +100,14 @@ def test_tap_shows_preview_before_following(browser, base_url) -> None:
     link.tap()
     page.wait_for_url("**/rules/vanguard/11.6.1")
     context.close()
+
+
+def test_a_search_of_only_spaces_is_stopped_on_the_form(page) -> None:
+    page.goto("/")
+    page.fill("input[name=q]", "   ")
+    page.click("form.search button")
+    assert page.url.endswith("/")  # the browser kept the judge on the form
+    box = page.locator("input[name=q]")
+    assert box.evaluate("e => e.validity.patternMismatch")  # the browser says why, with:
+    assert "Type a question or a clause number" in (box.get_attribute("title") or "")
+    assert page.errors == []
