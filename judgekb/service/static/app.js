@@ -35,8 +35,7 @@
         sel.form.addEventListener("submit", function () { localStorage.setItem(KEY, sel.value); });
       } catch (e) { /* storage blocked: the filter still works for this page */ }
     });
-    // Removing the filter's chip forgets the remembered game too: the home page must not
-    // bring back a filter the judge took off.
+    // The chip's x forgets the remembered game too.
     $all(".chip-remove").forEach(function (a) {
       a.addEventListener("click", function () {
         try { localStorage.setItem(KEY, ""); } catch (e) { /* storage blocked */ }
