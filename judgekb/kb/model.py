@@ -24,12 +24,14 @@ STATUSES: tuple[str, ...] = get_args(Status)
 RULING_LANGS: tuple[str, ...] = get_args(RulingLang)
 REVIEWER_ROLES = frozenset({"head-judge", "admin"})
 
-# What each status may become, and by which action (nothing is ever deleted).
+# What each status may become, and by which action (nothing is ever deleted). A rejected
+# ruling stays rejected: retracting it would make it public (retracted rulings are listed).
 TRANSITIONS: dict[str, dict[str, str]] = {
     "approve": {"pending": "published", "published": "published"},  # re-approve = confirm
     "reject": {"pending": "rejected"},
-    "retract": {"published": "retracted", "rejected": "retracted"},
+    "retract": {"published": "retracted"},
 }
+DONE = {"approve": "approved", "reject": "rejected", "retract": "retracted"}
 
 LIMITS = {
     "game": 64,

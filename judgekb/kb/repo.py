@@ -19,6 +19,7 @@ from judgekb.kb import audit
 from judgekb.kb.cites import ClauseResolver
 from judgekb.kb.db import Database
 from judgekb.kb.model import (
+    DONE,
     TRANSITIONS,
     Actor,
     Citation,
@@ -266,7 +267,13 @@ class RulingRepo:
             old = _locked(conn, ruling_id, actor)
             target = TRANSITIONS[action].get(old.status)
             if target is None:
-                raise Conflict(f"a {old.status} ruling cannot be {action}d (ruling {ruling_id})")
+                raise Conflict(
+                    f"a {old.status} ruling cannot be {DONE[action]} (ruling {ruling_id})"
+                )
+            if action == "approve" and old.status == "published" and not old.needs_review:
+                raise Conflict(
+                    f"ruling {ruling_id} is published and not flagged: nothing to confirm"
+                )
             cites = old.cites
             if action == "approve":
                 cites = tuple(

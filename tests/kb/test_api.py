@@ -149,6 +149,20 @@ def test_reject_needs_reason_and_lifecycle_conflicts(client, users) -> None:
     assert (r.json()["ruling"]["status"], r.json()["ruling"]["reason"]) == ("rejected", "no source")
     again = client.post(f"/api/rulings/{rid}/approve", headers=users.auth("head"))
     assert (again.status_code, again.json()["status"]) == (409, 409)
+    assert "cannot be approved" in again.json()["error"]
+    # a rejected ruling stays private: retracting it would list it publicly
+    r = client.post(f"/api/rulings/{rid}/retract", json={"reason": "x"}, headers=users.auth("head"))
+    assert r.status_code == 409 and "cannot be retracted" in r.json()["error"]
+    assert client.get(f"/api/rulings/{rid}").status_code == 404  # anonymous
+
+
+def test_approving_a_published_ruling_that_is_not_flagged_is_a_conflict(client, users) -> None:
+    rid = _submit(client, users).json()["ruling"]["id"]
+    assert client.post(f"/api/rulings/{rid}/approve", headers=users.auth("head")).is_success
+    r = client.post(f"/api/rulings/{rid}/approve", headers=users.auth("head"))
+    assert r.status_code == 409 and "nothing to confirm" in r.json()["error"]
+    history = client.get(f"/api/rulings/{rid}", headers=users.auth("head")).json()
+    assert [v["action"] for v in history["revisions"]] == ["submit", "approve"]
 
 
 @pytest.mark.parametrize(
