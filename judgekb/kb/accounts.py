@@ -99,10 +99,18 @@ class Accounts:
             return [_user(r) for r in conn.execute(select(users).order_by(users.c.name))]
 
     def set_disabled(self, name: str, disabled: bool, actor: Actor) -> None:
-        """Disable (or enable) an account: its tokens and sessions stop working at once."""
+        """Disable (or enable) an account: its tokens and sessions stop working at once, and
+        its sessions are ended (enabling it again does not sign anyone back in; its API
+        tokens work again until revoked)."""
         with self.db.write() as conn:
-            self._id(conn, name)
+            uid = self._id(conn, name)
             conn.execute(update(users).where(users.c.name == name).values(disabled=disabled))
+            if disabled:
+                conn.execute(
+                    update(sessions)
+                    .where(sessions.c.user_id == uid, sessions.c.ended_at.is_(None))
+                    .values(ended_at=now_iso())
+                )
             audit.record(conn, actor, "user.disable" if disabled else "user.enable", f"user:{name}")
 
     def _id(self, conn: Connection, name: str) -> int:

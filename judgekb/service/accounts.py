@@ -82,9 +82,11 @@ async def logout(request: Request) -> Response:
     form = await read_form(request)
     session = page_session(request)
     response = RedirectResponse("/", 303)
+    # Only a signed-in page's own form signs out: a post from another site carries no session
+    # cookie (SameSite), and must not clear the judge's cookie either.
     if session is not None:
         check_csrf(session.csrf, form.get("csrf"))
         actor = Actor(session.user.name, session.user.role, client_address(request))
         kb_of(request).accounts.logout(request.cookies[SESSION_COOKIE], actor)
-    response.delete_cookie(SESSION_COOKIE, path="/")
+        response.delete_cookie(SESSION_COOKIE, path="/")
     return response

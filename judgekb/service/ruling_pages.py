@@ -34,7 +34,9 @@ REVIEW_ACTIONS = ("approve", "reject", "retract")
 
 
 def _to_login(request: Request) -> Response:
-    return RedirectResponse(f"/login?next={quote(request.url.path, safe='/')}", 303)
+    """Sign in first, then back to this very page, its query too ("?game=vanguard&cite=…")."""
+    here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return RedirectResponse(f"/login?next={quote(here, safe='/')}", 303)
 
 
 @router.get("/rulings")

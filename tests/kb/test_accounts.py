@@ -56,3 +56,14 @@ def test_users_tokens_and_sessions(kb) -> None:
     actions = [e["action"] for e in kb.rulings.audit_entries()]
     assert actions[:4] == ["login.fail", "user.disable", "token.create", "token.revoke"]
     assert accounts.TOKEN_PREFIX == "jkb_"
+
+
+def test_enabling_a_disabled_account_again_signs_no_one_back_in(kb) -> None:
+    acc = kb.accounts
+    acc.add_user("jane", "judge", PASSWORD, CLI_ACTOR)
+    sid, _ = acc.login("jane", PASSWORD, "10.1.1.2")
+    acc.set_disabled("jane", True, CLI_ACTOR)
+    acc.set_disabled("jane", False, CLI_ACTOR)
+    with pytest.raises(Unauthorized):
+        acc.session(sid)  # the session was ended, not only paused
+    assert acc.session(acc.login("jane", PASSWORD, "10.1.1.2")[0]).user.name == "jane"

@@ -225,3 +225,26 @@ def _probe_every_page(client, users, probe: str) -> None:
         assert f"Q {probe}" in str(r.json())
     shown = unescape(client.get(f"/rulings/{rid}").text)
     assert f"A {probe}" in shown  # escaped, not dropped
+
+
+def test_a_post_from_another_site_does_not_sign_the_judge_out(client, users) -> None:
+    login(client, "hugo")
+    cookie = client.cookies.get("jkb_session")
+    client.cookies.delete("jkb_session")  # a cross-site form post carries no SameSite cookie
+    out = client.post("/logout", data={})
+    assert out.status_code == 303
+    assert not any(c.startswith("jkb_session=") for c in out.headers.get_list("set-cookie"))
+    client.cookies.set("jkb_session", cookie)
+    assert "hugo" in client.get("/review").text
+
+
+def test_signing_in_returns_to_the_page_with_its_query(client, users) -> None:
+    r = client.get("/rulings/new", params={"game": "vanguard", "cite": "13.1"})
+    assert r.headers["location"] == "/login?next=/rulings/new%3Fgame%3Dvanguard%26cite%3D13.1"
+    page = client.get(r.headers["location"])
+    token = CSRF.search(page.text).group(1)
+    nxt = unescape(re.search(r'name="next" value="([^"]+)"', page.text).group(1))
+    r = client.post(
+        "/login", data={"csrf": token, "name": "hugo", "password": PASSWORD, "next": nxt}
+    )
+    assert r.headers["location"] == "/rulings/new?game=vanguard&cite=13.1"
