@@ -26,7 +26,9 @@ from judgekb.kb.search import RulingHit, cited_pairs
 
 SESSION_COOKIE = "jkb_session"
 LOGIN_CSRF_COOKIE = "jkb_csrf"  # double-submit token of the login form (no session yet)
-MAX_BODY = 64 * 1024
+# A form of the longest Thai question and answer the limits allow (2,000 + 8,000 characters):
+# each Thai character is 3 UTF-8 bytes, 9 once form-encoded (%E0%B8%81), about 92 kB in all.
+MAX_BODY = 128 * 1024
 MAX_FORM_FIELDS = 40
 RULING_HITS = 5
 

@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from judgekb.errors import ValidationFailed
 from judgekb.kb.accounts import Session
 from judgekb.kb.model import RULING_LANGS, SOURCE_KINDS, Draft, Source
+from judgekb.service.i18n import LANG_NAMES, pick_lang
 from judgekb.service.kbdeps import (
     actor_of,
     check_csrf,
@@ -80,7 +81,7 @@ def _form_context(request: Request, session: Session, values: dict[str, str]) ->
         **account_context(request, session),
         "values": values,
         "source_kinds": SOURCE_KINDS,
-        "langs": RULING_LANGS,
+        "langs": {lang: LANG_NAMES.get(lang, lang) for lang in RULING_LANGS},
         "message": values.get("_message", ""),
     }
 
@@ -90,7 +91,9 @@ def submit_form(request: Request, game: Short = None, cite: Short = None) -> Res
     session = page_session(request)
     if session is None:
         return _to_login(request)
-    values = {"game": game or "", "cites": cite or "", "lang": "th", "source_kind": "judge"}
+    # the ruling's language starts as the page's: a Malay judge writes in Malay
+    lang = pick_lang(request)
+    values = {"game": game or "", "cites": cite or "", "lang": lang, "source_kind": "judge"}
     return render(request, "ruling_form.html", _form_context(request, session, values))
 
 

@@ -184,7 +184,7 @@ def test_field_limits(client, users, change, field) -> None:
 
 
 def test_body_size_limit(client, users) -> None:
-    big = b'{"game": "' + b"x" * 70_000 + b'"}'
+    big = b'{"game": "' + b"x" * 140_000 + b'"}'
     r = client.post(
         "/api/rulings",
         content=big,

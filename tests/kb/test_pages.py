@@ -248,3 +248,23 @@ def test_signing_in_returns_to_the_page_with_its_query(client, users) -> None:
         "/login", data={"csrf": token, "name": "hugo", "password": PASSWORD, "next": nxt}
     )
     assert r.headers["location"] == "/rulings/new?game=vanguard&cite=13.1"
+
+
+def test_the_longest_thai_ruling_the_limits_allow_is_accepted_from_the_form(client, users) -> None:
+    login(client, "judy")
+    form = {
+        "game": "summoner-master",
+        "question": "ถ" * 2000,
+        "answer": "ก" * 8000,  # 72 kB form-encoded
+        "cites": "602.1.4",
+        "lang": "th",
+        "source_kind": "judge",
+        "csrf": csrf_of(client),
+    }
+    assert client.post("/rulings/new", data=form).status_code == 303
+
+
+def test_the_ruling_form_starts_in_the_pages_language(client, users) -> None:
+    login(client, "judy")
+    page = client.get("/rulings/new", params={"lang": "ms"}).text
+    assert '<option value="ms" selected>Bahasa Melayu</option>' in page
