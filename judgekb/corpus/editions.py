@@ -53,11 +53,17 @@ def family_of(docs: Iterable[Document], family: str) -> list[Document]:
     return fams[family]
 
 
+def same_version(printed: str, asked: str) -> bool:
+    """An edition as a judge types it: "Ver.1.1.8", "ver. 1.1.8" and the printed "Ver. 1.1.8"
+    are one edition (case and spaces aside)."""
+    return "".join(printed.split()).casefold() == "".join(asked.split()).casefold()
+
+
 def edition(docs: Iterable[Document], family: str, version: str) -> Document:
     """The edition of ``family`` printed as ``version``; UnknownEdition lists its versions."""
     eds = family_of(docs, family)
     for d in eds:
-        if d.version == version:
+        if same_version(d.version, version):
             return d
     raise UnknownEdition(version, [d.version for d in eds], family)
 
@@ -88,7 +94,9 @@ def visible_docs(
     (rule 5) the documents printed as ``version`` (of ``game`` when given)."""
     docs = list(docs)
     if version is not None:
-        named = {d.doc_id for d in docs if d.version == version and game in (None, d.game)}
+        named = {
+            d.doc_id for d in docs if same_version(d.version, version) and game in (None, d.game)
+        }
         if not named:
             scope = [d for d in docs if game in (None, d.game)]
             raise UnknownEdition(version, sorted({d.version for d in scope}), game or "")

@@ -53,6 +53,9 @@ def test_visible_docs_today_by_date_and_by_version():
     assert visible_docs(DOCS) == {"g2", "dec", "vg"}
     assert visible_docs(DOCS, date(2025, 1, 1)) == {"g1", "dec", "vg"}
     assert visible_docs(DOCS, version="Ver.1.2.0") == {"g3"}
+    # as a judge types it: spaces and case aside
+    assert visible_docs(DOCS, version="ver. 1.2.0") == {"g3"}
+    assert visible_docs(DOCS, version="malayedition") == {"vg"}
     with pytest.raises(UnknownEdition, match="unknown edition 'Ver.9'"):
         visible_docs(DOCS, version="Ver.9", game="gundam")
 
