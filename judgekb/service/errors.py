@@ -82,11 +82,14 @@ MESSAGE_KEYS: tuple[tuple[type[Exception], str], ...] = (
 )
 
 
-def message_key(exc: Exception, status: int) -> str:
-    """The label key of the translated sentence for ``exc`` (first match of MESSAGE_KEYS)."""
+def message_key(exc: Exception, status: int, path: str = "/search") -> str:
+    """The label key of the translated sentence for ``exc`` (first match of MESSAGE_KEYS);
+    a bad value on another page than the search ("?date=2026-13-01", a changes page) is not
+    told to type a question."""
     for exc_type, key in MESSAGE_KEYS:
         if isinstance(exc, exc_type):
-            return key
+            searching = path.startswith(("/search", "/api/search", "/api/answer"))
+            return "err_invalid" if key == "err_query" and not searching else key
     if status == 404:
         return "err_not_found"
     return "err_internal" if status >= 500 else "err_generic"
@@ -175,7 +178,7 @@ def _error_response(request: Request, exc: Exception) -> Response:
         {
             "status": body.status,
             "message": body.error,
-            "message_key": message_key(exc, body.status),
+            "message_key": message_key(exc, body.status, request.url.path),
             "suggestions": _suggestion_links(request, body),
             "known": known,
         },

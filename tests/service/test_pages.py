@@ -281,3 +281,12 @@ def test_page_weight_budget(client) -> None:
 def test_responses_are_gzipped_when_asked(client) -> None:
     r = client.get("/static/app.css", headers={"Accept-Encoding": "gzip"})
     assert r.headers["content-encoding"] == "gzip"
+
+
+def test_a_bad_date_on_a_clause_page_is_not_told_to_type_a_question(client) -> None:
+    r = client.get("/rules/summoner-master/602.1.4", params={"date": "2026-13-01"})
+    assert r.status_code == 400
+    main = r.text[r.text.index("</header>") :]  # the search box's own hint is in the header
+    assert "A value in the address is not valid." in main and "Type a question" not in main
+    r = client.get("/search", params={"q": " "})
+    assert "Type a question or a clause number." in r.text[r.text.index("</header>") :]
