@@ -132,7 +132,9 @@ def rulings_export() -> None:
 def rulings_import(
     file: Annotated[Path, typer.Argument(help="JSON Lines written by `judgekb rulings export`.")],
 ) -> None:
-    """Import exported rulings as they were (ids, history, status); all or nothing."""
+    """Import exported rulings as they were (ids, history, status); all or nothing. Then
+    each citation is checked against the rules built here, as after a build: a ruling citing
+    a clause these rules word differently, or do not print, is flagged needs-review."""
     from judgekb.kb.transfer import import_lines
 
     try:
@@ -144,6 +146,14 @@ def rulings_import(
     except JudgeKBError as exc:
         _fail(exc)
     err.print(f"imported {added} rulings ({same} already present)", highlight=False)
+    try:
+        flagged = check_after_build()
+    except JudgeKBError as exc:
+        err.print(f"not checked against the rules ({exc}); run `judgekb kb check` after a build")
+        return
+    if flagged:
+        ids = ", ".join(str(i) for i in flagged)
+        err.print(f"flagged needs-review (cited text changed or gone): {ids}", highlight=False)
 
 
 # kb ---------------------------------------------------------------------------------------

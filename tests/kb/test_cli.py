@@ -73,3 +73,21 @@ def test_export_import_and_backup(cli, kb, tmp_path, monkeypatch) -> None:
     con = sqlite3.connect(tmp_path / "b" / "kb-backup.sqlite")
     assert con.execute("select question from rulings").fetchall() == [(r.question,)]
     assert cli.invoke(app, ["kb", "check"]).exit_code == 0
+
+
+def test_an_imported_ruling_citing_a_clause_these_rules_lack_is_flagged(cli, kb, tmp_path) -> None:
+    import json
+
+    from judgekb.kb.model import CLI_ACTOR
+
+    r = kb.rulings.submit(draft(), CLI_ACTOR)
+    kb.rulings.review(r.id, "approve", CLI_ACTOR)
+    line = json.loads(next(iter(export_lines(kb.db))))
+    line["id"] = 77
+    line["cites"][0]["clause_id"] = "999.9"  # exported from rules that printed 999.9
+    dump = tmp_path / "other.jsonl"
+    dump.write_text(json.dumps(line, ensure_ascii=False) + "\n", encoding="utf-8")
+    out = cli.invoke(app, ["rulings", "import", str(dump)])
+    assert out.exit_code == 0, out.output
+    assert "imported 1 rulings" in out.output and "needs-review" in out.output
+    assert kb.rulings.get(77).needs_review
