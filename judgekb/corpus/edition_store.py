@@ -162,6 +162,19 @@ class Editions:
         key = self.key.get((doc_id, clause_id))
         return None if key is None else self.by_key.get((target_doc, key))
 
+    def everywhere(self, doc_id: str, clause_id: str) -> list[tuple[str, str]]:
+        """The clause in every edition of its rulebook (same stable key), itself first: what a
+        ruling citing it in any edition is about."""
+        out = [(doc_id, clause_id)]
+        doc = self.store.document(doc_id)
+        if doc.kind != "rules" or not doc.family_id:
+            return out
+        for d in self.families().get(doc.family_id, []):
+            cid = self.counterpart(doc_id, clause_id, d.doc_id)
+            if d.doc_id != doc_id and cid is not None:
+                out.append((d.doc_id, cid))
+        return out
+
     def trace(self, doc_id: str, clause_id: str, day: date | None = None) -> Trace:
         """Where the clause is in the edition in force on ``day`` (rule: every old number maps
         to its current clause or to the edition that removed it)."""

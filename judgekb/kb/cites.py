@@ -9,8 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from judgekb.corpus.edition_store import editions_of
 from judgekb.corpus.store import ClauseStore
-from judgekb.errors import ClauseNotFound, UnknownClauses, UnknownGame, ValidationFailed
+from judgekb.errors import (
+    ClauseNotFound,
+    UnknownClauses,
+    UnknownDocument,
+    UnknownGame,
+    ValidationFailed,
+)
 from judgekb.kb.model import Citation
 
 
@@ -49,5 +56,16 @@ class StoreResolver:
         return found
 
     def current_text(self, doc_id: str, clause_id: str) -> str | None:
-        clause = self.store.get(doc_id, clause_id)  # a document gone after a rebuild: None
+        """The cited clause's text in the edition in force today (a ruling made under an
+        older edition is about the clause the new one prints, renumbered or reworded); None
+        when it is gone (removed by an edition, or its document gone after a rebuild)."""
+        try:
+            doc = self.store.document(doc_id)
+        except UnknownDocument:
+            return None
+        editions = editions_of(self.store)
+        if doc.kind == "rules" and doc.family_id and (doc_id, clause_id) in editions.key:
+            now = editions.trace(doc_id, clause_id).clause
+            return now.text if now is not None else None
+        clause = self.store.get(doc_id, clause_id)
         return clause.text if clause is not None else None

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import Connection, Row, and_, func, insert, select, update
+from sqlalchemy import Connection, Row, and_, func, insert, or_, select, update
 
 from judgekb.errors import Conflict, Forbidden, RulingNotFound
 from judgekb.kb import audit
@@ -175,12 +175,12 @@ class RulingRepo:
         with self.db.read() as conn:
             return load_rulings(conn, and_(*conds) if conds else None, limit, offset)
 
-    def citing(self, game: str, doc_id: str, clause_id: str) -> list[Ruling]:
-        """Published rulings citing one clause: most authoritative source first, then newest."""
+    def citing(self, game: str, clause: Sequence[tuple[str, str]]) -> list[Ruling]:
+        """Published rulings citing one clause, given as its (doc_id, clause_id) in every
+        edition (``Editions.everywhere``): most authoritative source first, then newest."""
         cited = select(citations.c.ruling_id).where(
             citations.c.game == game,
-            citations.c.doc_id == doc_id,
-            citations.c.clause_id == clause_id,
+            or_(*(and_(citations.c.doc_id == d, citations.c.clause_id == c) for d, c in clause)),
         )
         with self.db.read() as conn:
             found = load_rulings(

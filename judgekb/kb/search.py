@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,8 +56,9 @@ class RulingHit:
 
 
 def ruling_text(r: Ruling) -> str:
-    """What a ruling is searched as: question, answer, the ids it cites, the event."""
-    return "\n".join([r.question, r.answer, " ".join(c.clause_id for c in r.cites), r.source.event])
+    """What a ruling is searched as: question, answer, the event. Not the ids it cites: a
+    number names another clause in each edition, so citations match through ``cited``."""
+    return "\n".join([r.question, r.answer, r.source.event])
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class _Snapshot:
     signature: tuple[int, str]
     rulings: tuple[Ruling, ...]
     bm25: Any  # bm25s.BM25 or None when there is nothing to search
-    by_clause: dict[tuple[str, str], tuple[int, ...]]  # (game, clause_id) -> row numbers
+    by_clause: dict[tuple[str, str], tuple[int, ...]]  # (doc_id, clause_id) -> row numbers
 
 
 class RulingSearch:
@@ -112,8 +113,8 @@ class RulingSearch:
             bm25.index([tokens[(r.id, r.revision)] for r in found], show_progress=False)
         by_clause: dict[tuple[str, str], list[int]] = {}
         for i, r in enumerate(found):
-            for c in r.cites:
-                by_clause.setdefault((r.game, c.clause_id), []).append(i)
+            for c in r.cites:  # by document too: a number means another clause in each edition
+                by_clause.setdefault((c.doc_id, c.clause_id), []).append(i)
         log.info(
             "ruling index: %d published, %.0f ms", len(found), 1000 * (time.perf_counter() - t0)
         )
@@ -124,10 +125,11 @@ class RulingSearch:
         text: str,
         game: str | None = None,
         k: int = 5,
-        cited: Sequence[tuple[str, str]] = (),
+        cited: Sequence[Sequence[tuple[str, str]]] = (),
     ) -> list[RulingHit]:
         """Up to ``k`` published rulings for ``text`` in ``game`` (all games when None);
-        ``cited`` = (game, clause_id) of the rule hits, best first."""
+        ``cited`` = the rule hits, best first, each as its (doc_id, clause_id) in every
+        edition (``Editions.everywhere``)."""
         self.refresh()
         snap = self._snap
         if not snap.rulings:
@@ -140,8 +142,8 @@ class RulingSearch:
             if top > 0:
                 scores = raw / top
         via = ["words"] * len(scores)
-        for rank, key in enumerate(cited):
-            for i in snap.by_clause.get(key, ()):
+        for rank, clause in enumerate(cited):
+            for i in {i for key in clause for i in snap.by_clause.get(key, ())}:
                 bonus = CITES_BONUS / (1 + rank)
                 if scores[i] + bonus > scores[i]:
                     via[i] = "cites" if scores[i] == 0 else via[i]
@@ -154,8 +156,3 @@ class RulingSearch:
         hits = [RulingHit(snap.rulings[i], float(scores[i]), via[i]) for i in order[: k * 4]]
         hits.sort(key=lambda h: (-round(h.score, 6), h.ruling.tier, -h.ruling.id))
         return hits[:k]
-
-
-def cited_pairs(hits: Iterable[Any], n: int = 3) -> list[tuple[str, str]]:
-    """(game, clause_id) of the first ``n`` rule hits (anything with ``game``/``clause_id``)."""
-    return [(h.game, h.clause_id) for h in list(hits)[:n]]

@@ -22,7 +22,7 @@ from judgekb.index.results import SearchResult
 from judgekb.kb.accounts import Session
 from judgekb.kb.base import KnowledgeBase
 from judgekb.kb.model import Actor, User
-from judgekb.kb.search import RulingHit, cited_pairs
+from judgekb.kb.search import RulingHit
 
 SESSION_COOKIE = "jkb_session"
 LOGIN_CSRF_COOKIE = "jkb_csrf"  # double-submit token of the login form (no session yet)
@@ -31,6 +31,7 @@ LOGIN_CSRF_COOKIE = "jkb_csrf"  # double-submit token of the login form (no sess
 MAX_BODY = 128 * 1024
 MAX_FORM_FIELDS = 40
 RULING_HITS = 5
+CITED_HITS = 3  # rulings citing one of the first rule hits rank with them
 
 
 def kb_of(request: Request) -> KnowledgeBase:
@@ -174,7 +175,9 @@ def ruling_hits(request: Request, search: SearchRequest, result: SearchResult) -
     kb: KnowledgeBase | None = getattr(request.app.state, "kb", None)
     if kb is None:
         return []
-    return kb.search.search(search.text, search.scope.game, RULING_HITS, cited_pairs(result.hits))
+    editions = request.app.state.site.editions
+    cited = [editions.everywhere(h.doc_id, h.clause_id) for h in result.hits[:CITED_HITS]]
+    return kb.search.search(search.text, search.scope.game, RULING_HITS, cited)
 
 
 def search_json(request: Request, search: SearchRequest, result: SearchResult) -> dict[str, Any]:
@@ -187,4 +190,6 @@ def search_json(request: Request, search: SearchRequest, result: SearchResult) -
 def citing_rulings(request: Request, game: str, doc_id: str, clause_id: str) -> list[Any]:
     """Published rulings that cite one clause (empty when no knowledge base is open)."""
     kb: KnowledgeBase | None = getattr(request.app.state, "kb", None)
-    return kb.rulings.citing(game, doc_id, clause_id) if kb is not None else []
+    if kb is None:
+        return []
+    return kb.rulings.citing(game, request.app.state.site.editions.everywhere(doc_id, clause_id))

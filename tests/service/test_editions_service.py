@@ -190,3 +190,43 @@ def test_contents_list_the_edition_in_force_and_link_what_changed(client):
     assert html.count('<section class="doc">') == 1
     assert "op rules</strong> · V1" in html
     assert '<a href="/changes/op">What changed</a>' in html
+
+
+def test_rulings_follow_their_clause_across_editions(built, tmp_path):
+    """Rulings made under V0: one on 1-2-3 (reworded in V1) is flagged with V1's wording; one
+    on 11-3-3 (renumbered 11-3-2 in V1) shows on today's 11-3-2 page; one on V0's 11-3-2
+    (deleted in V1) is flagged gone and shows on no page of V1."""
+    from sqlalchemy import update
+
+    from judgekb.kb.base import open_kb
+    from judgekb.kb.model import CLI_ACTOR, Draft, Source
+    from judgekb.kb.schema import citations
+
+    settings, searcher = built
+    settings = settings.model_copy(update={"database_url": f"sqlite:///{tmp_path / 'kb.sqlite'}"})
+    kb = open_kb(settings, ClauseStore(settings.store_path), check=False)
+    old_store = ClauseStore(settings.store_path)
+    made = {}
+    names = {"1-2-3": "reworded", "11-3-3": "moved", "11-3-2": "deleted"}  # no number in words
+    for cid, name in names.items():
+        draft = Draft("one-piece", f"ruling {name}", "answer", ("1-2-1",), "th", Source("judge"))
+        rid = kb.rulings.review(kb.rulings.submit(draft, CLI_ACTOR).id, "approve", CLI_ACTOR).id
+        with kb.db.write() as conn:  # as cited when V0 was in force
+            conn.execute(
+                update(citations)
+                .where(citations.c.ruling_id == rid)
+                .values(doc_id="op-0", clause_id=cid, cited_text=old_store.get("op-0", cid).text)
+            )
+        made[cid] = rid
+    flagged = kb.rulings.flag_stale(CLI_ACTOR)
+    assert sorted(flagged) == sorted([made["1-2-3"], made["11-3-2"]])
+    reworded = kb.rulings.get(made["1-2-3"]).cites[0]
+    assert "ทุกเมื่อ" in reworded.current_text and "ตลอดเวลา" in reworded.cited_text
+    assert kb.rulings.get(made["11-3-2"]).cites[0].current_text == ""  # gone in V1
+    assert not kb.rulings.get(made["11-3-3"]).needs_review  # only renumbered
+    app = TestClient(create_app(settings, searcher=searcher), follow_redirects=False)
+    page = app.get("/rules/one-piece/11-3-2").text  # V1's 11-3-2 is V0's 11-3-3
+    assert "ruling moved" in page and "ruling deleted" not in page
+    body = app.get("/api/search", params={"q": "11-3-2", "game": "one-piece"}).json()
+    rulings = [r["question"] for r in body["results"] if r.get("kind") == "ruling"]
+    assert "ruling moved" in rulings and "ruling deleted" not in rulings
