@@ -11,7 +11,8 @@ from urllib.parse import quote
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from judgekb.errors import ValidationFailed
+from judgekb.errors import QueryError, ValidationFailed
+from judgekb.index.query import parse_query
 from judgekb.kb.accounts import Session
 from judgekb.kb.model import RULING_LANGS, SOURCE_KINDS, Draft, Source
 from judgekb.service.i18n import LANG_NAMES, pick_lang
@@ -32,6 +33,23 @@ router = APIRouter(default_response_class=HTMLResponse, include_in_schema=False)
 
 Short = Annotated[str | None, Query(max_length=64)]
 REVIEW_ACTIONS = ("approve", "reject", "retract")
+
+
+def cited_ids(text: str) -> tuple[str, ...]:
+    """The clause ids of the form's cites field, written as a judge writes them in a search
+    ("§103.4", "ข้อ ๑๐๓.๔", "peraturan 10.5.1.2", "602.1.4, 603.1" or one per line): each
+    comma-, semicolon- or line-separated part's clause numbers (the search's own parser), else
+    its words as typed (an unknown one is named by the form's error)."""
+    out: list[str] = []
+    for part in re.split(r"[,;\n]+", text):
+        if not part.strip():
+            continue
+        try:
+            mentions = parse_query(part).mentions
+        except QueryError:
+            mentions = ()
+        out += [m.ids[0] for m in mentions] if mentions else part.split()
+    return tuple(out)
 
 
 def _to_login(request: Request) -> Response:
@@ -106,7 +124,7 @@ async def submit(request: Request) -> Response:
         form.get("game", ""),
         form.get("question", ""),
         form.get("answer", ""),
-        tuple(c for c in re.split(r"[\s,;]+", form.get("cites", "")) if c),
+        cited_ids(form.get("cites", "")),
         form.get("lang", ""),
         Source(
             form.get("source_kind", ""),

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from html import unescape
 
+import pytest
+
 from judgekb.kb.model import CLI_ACTOR
 from tests.kb.conftest import PASSWORD, body
 from tests.service.test_xss import JS_URL, TagAudit
@@ -268,3 +270,19 @@ def test_the_ruling_form_starts_in_the_pages_language(client, users) -> None:
     login(client, "judy")
     page = client.get("/rulings/new", params={"lang": "ms"}).text
     assert '<option value="ms" selected>Bahasa Melayu</option>' in page
+
+
+@pytest.mark.parametrize("cites", ["§602.1.4", "ข้อ ๖๐๒.๑.๔", "602.1.4, 602.1", "602.1.4\n602.1"])
+def test_the_cites_field_reads_numbers_as_search_does(client, users, cites) -> None:
+    login(client, "judy")
+    form = {
+        "game": "summoner-master",
+        "question": "q",
+        "answer": "a",
+        "cites": cites,
+        "lang": "th",
+        "source_kind": "judge",
+        "csrf": csrf_of(client),
+    }
+    r = client.post("/rulings/new", data=form)
+    assert r.status_code == 303, r.text[:300]
