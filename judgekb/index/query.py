@@ -134,6 +134,14 @@ def find_mentions(text: str, game_before: re.Pattern[str] | None = None) -> tupl
     return tuple(out)
 
 
+_CLAUSE_WORD = re.compile(rf"(?i:{_THAI_PREFIX}|{_MALAY_PREFIX}|{_OTHER_PREFIX}|§)")
+
+
+def is_clause_word(word: str) -> bool:
+    """A word that only says a clause number follows ("ข้อ", "peraturan", "rule", "§")."""
+    return bool(_CLAUSE_WORD.fullmatch(word.strip()))
+
+
 def clause_id_candidates(text: str) -> tuple[str, ...]:
     """Clause ids a query that *is* a clause number means ('602.1.4.', 'ข้อ ๑-๒', 'Bahagian 13')."""
     pq = parse_query(text)

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from judgekb.errors import QueryError, ValidationFailed
-from judgekb.index.query import parse_query
+from judgekb.index.query import clause_id_candidates, is_clause_word
 from judgekb.kb.accounts import Session
 from judgekb.kb.model import RULING_LANGS, SOURCE_KINDS, Draft, Source
 from judgekb.service.i18n import LANG_NAMES, pick_lang
@@ -36,19 +36,18 @@ REVIEW_ACTIONS = ("approve", "reject", "retract")
 
 
 def cited_ids(text: str) -> tuple[str, ...]:
-    """The clause ids of the form's cites field, written as a judge writes them in a search
-    ("§103.4", "ข้อ ๑๐๓.๔", "peraturan 10.5.1.2", "602.1.4, 603.1" or one per line): each
-    comma-, semicolon- or line-separated part's clause numbers (the search's own parser), else
-    its words as typed (an unknown one is named by the form's error)."""
+    """The clause ids of the form's cites field, each written as a judge writes a number in
+    a search ("§103.4", "ข้อ ๑๐๓.๔", "peraturan 10.5.1.2"; separated by commas, semicolons,
+    spaces or lines): its id, else the word as typed (an unknown one is named by the form)."""
     out: list[str] = []
-    for part in re.split(r"[,;\n]+", text):
-        if not part.strip():
+    for word in re.split(r"[\s,;]+", text):
+        if not word or is_clause_word(word):
             continue
         try:
-            mentions = parse_query(part).mentions
+            ids = clause_id_candidates(word)
         except QueryError:
-            mentions = ()
-        out += [m.ids[0] for m in mentions] if mentions else part.split()
+            ids = ()
+        out.append(ids[0] if ids else word)
     return tuple(out)
 
 
