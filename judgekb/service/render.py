@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from judgekb.service.i18n import COOKIE, LANG_NAMES, LANGS, labels, pick_lang
+from judgekb.service.kbdeps import SESSION_COOKIE
 from judgekb.service.markup import keep_together
 from judgekb.service.site import page_url
 
@@ -53,6 +54,9 @@ def render(
         "lang_names": LANG_NAMES,
         "origin": f"{request.url.scheme}://{request.url.netloc}",
         "offline": site.bundle.info if site is not None else None,
+        # the footer links the judge's rulings work instead of "Sign in" (the cookie is only
+        # looked at, not checked: a page stays one database read cheaper; /review checks it)
+        "signed_in": SESSION_COOKIE in request.cookies,
         **context,
     }
     response = templates.TemplateResponse(request, name, ctx, status_code=status_code)

@@ -178,14 +178,15 @@ async def review(request: Request, ruling_id: RulingId) -> Response:
 
 @router.get("/review")
 def review_queue(request: Request) -> Response:
-    """Pending rulings (oldest first) and published ones flagged needs-review."""
+    """Pending rulings (oldest first) and published ones flagged needs-review; a judge who
+    does not review sees their own rulings waiting for review, and their own flagged ones."""
     session = page_session(request)
     if session is None:
         return _to_login(request)
-    require_reviewer(actor_of(session.user, request))
+    mine = None if actor_of(session.user, request).reviewer else session.user.name
     repo = kb_of(request).rulings
-    pending = sorted(repo.find(status="pending", limit=200), key=lambda r: r.id)
-    stale = repo.find(status="published", needs_review=True, limit=200)
+    pending = sorted(repo.find(status="pending", limit=200, created_by=mine), key=lambda r: r.id)
+    stale = repo.find(status="published", needs_review=True, limit=200, created_by=mine)
     return render(
         request,
         "review.html",

@@ -9,7 +9,7 @@ from html import unescape
 import pytest
 
 from judgekb.kb.model import CLI_ACTOR
-from tests.kb.conftest import PASSWORD, body
+from tests.kb.conftest import PASSWORD, body, draft
 from tests.service.test_xss import JS_URL, TagAudit
 
 FORM_TAGS = {"textarea", "label", "section"}
@@ -286,3 +286,27 @@ def test_the_cites_field_reads_numbers_as_search_does(client, users, cites) -> N
     }
     r = client.post("/rulings/new", data=form)
     assert r.status_code == 303, r.text[:300]
+
+
+def test_a_judge_sees_their_own_rulings_waiting_and_the_footer_says_signed_in(
+    client, users, app
+) -> None:
+    from judgekb.kb.model import Actor
+
+    app.state.kb.rulings.submit(draft(question="hugo asks"), Actor("hugo", "head-judge"))
+    assert 'href="/login"' in client.get("/").text.split("<footer")[1]
+    login(client, "judy")
+    form = {
+        "game": "summoner-master",
+        "question": "judy asks",
+        "answer": "a",
+        "cites": "602.1.4",
+        "lang": "th",
+        "source_kind": "judge",
+        "csrf": csrf_of(client),
+    }
+    assert client.post("/rulings/new", data=form).status_code == 303
+    mine = client.get("/review")
+    assert mine.status_code == 200
+    assert "judy asks" in mine.text and "hugo asks" not in mine.text
+    assert 'href="/review"' in client.get("/").text.split("<footer")[1]
