@@ -66,7 +66,7 @@ def revision_rows(revs: list[Revision]) -> list[dict[str, Any]]:
             "actor": r.actor,
             "action": r.action,
             "note": r.note,
-            "fields": ", ".join(sorted(k for k in r.changes if k != "citations")),
+            "fields": sorted(k for k in r.changes if k != "citations"),
         }
         for r in revs
     ]

@@ -126,7 +126,7 @@ def test_submit_review_publish_then_clause_and_search_pages(client, users) -> No
     queue = client.get("/review").text
     assert f'href="/rulings/{rid}"' in queue
     page = client.get(f"/rulings/{rid}").text
-    assert "submit by judy" in page  # the history
+    assert "submitted by judy" in page  # the history
     token = CSRF.search(page).group(1)
     r = client.post(f"/rulings/{rid}/review", data={"action": "approve", "csrf": token})
     assert r.headers["location"] == f"/rulings/{rid}"
@@ -310,3 +310,20 @@ def test_a_judge_sees_their_own_rulings_waiting_and_the_footer_says_signed_in(
     assert mine.status_code == 200
     assert "judy asks" in mine.text and "hugo asks" not in mine.text
     assert 'href="/review"' in client.get("/").text.split("<footer")[1]
+
+
+def test_a_rulings_history_and_role_read_in_thai(client, users) -> None:
+    login(client, "hugo")
+    form = {
+        "game": "summoner-master",
+        "question": "q",
+        "answer": "a",
+        "cites": "602.1.4",
+        "lang": "th",
+        "source_kind": "judge",
+        "csrf": csrf_of(client),
+    }
+    url = client.post("/rulings/new", data=form).headers["location"]
+    page = client.get(url, params={"lang": "th"}).text
+    assert "ส่ง โดย hugo" in page and "submit by" not in page
+    assert "(หัวหน้ากรรมการ)" in page and "(head-judge)" not in page
