@@ -230,3 +230,10 @@ def test_rulings_follow_their_clause_across_editions(built, tmp_path):
     body = app.get("/api/search", params={"q": "11-3-2", "game": "one-piece"}).json()
     rulings = [r["question"] for r in body["results"] if r.get("kind") == "ruling"]
     assert "ruling moved" in rulings and "ruling deleted" not in rulings
+
+
+def test_a_removed_clause_says_so_without_a_blank_current_number(client):
+    page = client.get("/rules/one-piece/11-3-2", params={"edition": "V0"}).text
+    banner = page[page.index('class="edition-banner"') :].split("</section>")[0]
+    assert "The edition in force no longer prints this clause (V1" in banner
+    assert "—" not in banner
