@@ -238,7 +238,10 @@ class RulingRepo:
             if not actor.reviewer and not (
                 old.created_by == actor.name and old.status == "pending"
             ):
-                raise Forbidden("only a head judge or an admin may edit a ruling under review")
+                raise Forbidden(
+                    "a judge may edit only their own ruling while it waits for review; "
+                    "a head judge or an admin may edit any"
+                )
             if old.status == "retracted":
                 raise Conflict(f"ruling {ruling_id} is retracted; submit a new one instead")
             keep = {(c.doc_id, c.clause_id): c for c in old.cites}

@@ -56,6 +56,11 @@ def error_body(exc: Exception) -> ErrorBody:
         return body
     if isinstance(exc, RequestValidationError):
         first = exc.errors()[0] if exc.errors() else {}
+        if first.get("type") == "json_invalid":  # the body, not a parameter ("'8'" was its offset)
+            pos = first.get("loc", ("body", "?"))[-1]
+            why = first.get("ctx", {}).get("error", "invalid JSON")
+            return ErrorBody(error=f"request body is not valid JSON ({why}, at character {pos})",
+                             status=422, field="body")  # fmt: skip
         field = str(first.get("loc", ("", "?"))[-1])
         return ErrorBody(
             error=f"invalid parameter {field!r}: {first.get('msg', 'invalid')}",

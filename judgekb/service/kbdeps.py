@@ -72,7 +72,9 @@ def require_reviewer(actor: Actor | None) -> Actor:
     if actor is None:
         raise Unauthorized("sign in or send an API token of a head judge or an admin")
     if not actor.reviewer:
-        raise Forbidden(f"{actor.name} is a {actor.role}; only a head judge or an admin may")
+        raise Forbidden(
+            f"{actor.name} is a {actor.role}; only a head judge or an admin may do this"
+        )
     return actor
 
 

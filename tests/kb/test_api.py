@@ -97,7 +97,7 @@ def test_permissions(client, users) -> None:
     assert judge.status_code == 403
     assert judge.json() == {
         "ok": False,
-        "error": "judy is a judge; only a head judge or an admin may",
+        "error": "judy is a judge; only a head judge or an admin may do this",
         "status": 403,
     }
     assert client.get("/api/rulings", params={"status": "pending"}).status_code == 401
@@ -243,3 +243,13 @@ def test_another_replica_sees_new_rulings(app, kb_settings, searcher, users) -> 
     hits = b.get("/api/search", params={"q": "ร่าย Seal"}).json()["results"]
     assert [h["id"] for h in hits if h["kind"] == "ruling"] == [rid]
     other.state.kb.db.dispose()
+
+
+def test_a_body_that_is_not_json_says_so(client, users) -> None:
+    r = client.post(
+        "/api/rulings",
+        content=b'{"game": oops}',
+        headers={**users.auth("judge"), "content-type": "application/json"},
+    )
+    assert (r.status_code, r.json()["field"]) == (422, "body")
+    assert r.json()["error"].startswith("request body is not valid JSON")
