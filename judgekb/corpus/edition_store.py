@@ -129,6 +129,9 @@ class Editions:
             ) from exc
         self.key: dict[tuple[str, str], str] = {(r[0], r[1]): r[2] for r in rows}
         self.by_key: dict[tuple[str, str], str] = {(r[0], r[2]): r[1] for r in rows}
+        # a built store's documents never change: read once (every search asks, for rulings)
+        self.docs = {d.doc_id: d for d in store.documents()}
+        self._families = families(self.docs.values())
 
     def rows_by_key(self, clauses: Sequence[Clause]) -> dict[str, list[int]]:
         """Stable key -> the positions in ``clauses`` of the clause it names in each edition."""
@@ -141,7 +144,7 @@ class Editions:
 
     # families ---------------------------------------------------------------------------
     def families(self) -> dict[str, list[Document]]:
-        return families(self.store.documents())
+        return {family: list(eds) for family, eds in self._families.items()}
 
     def family_editions(self, family: str) -> list[Document]:
         from judgekb.corpus.editions import family_of
@@ -166,7 +169,7 @@ class Editions:
         """The clause in every edition of its rulebook (same stable key), itself first: what a
         ruling citing it in any edition is about."""
         out = [(doc_id, clause_id)]
-        doc = self.store.document(doc_id)
+        doc = self.docs.get(doc_id) or self.store.document(doc_id)  # unknown: named by the store
         if doc.kind != "rules" or not doc.family_id:
             return out
         for d in self.families().get(doc.family_id, []):
