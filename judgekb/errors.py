@@ -135,6 +135,11 @@ class QueryError(JudgeKBError):
     status = 400
 
 
+class BadParameter(QueryError):
+    """A value beside the query text is not valid (a date, an edition pair, a mode, k): the
+    judge is told the address is wrong, not to type another question."""
+
+
 class QueryTooLong(QueryError):
     """The query exceeds the configured length limit."""
 

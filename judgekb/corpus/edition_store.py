@@ -25,7 +25,7 @@ from judgekb.corpus.changelog import ChangelogEntry
 from judgekb.corpus.editions import edition, families, in_force
 from judgekb.corpus.model import Clause, Document
 from judgekb.corpus.redline import redline
-from judgekb.errors import QueryError, StoreError
+from judgekb.errors import BadParameter, StoreError
 
 if TYPE_CHECKING:
     from judgekb.corpus.lineage import Lineage
@@ -238,7 +238,7 @@ def diff_of_versions(
     to = editions.edition(family, new) if new else eds[-1]
     frm = editions.edition(family, old) if old else editions.previous(to)
     if frm is None:
-        raise QueryError(
+        raise BadParameter(
             f"{family} has no edition before {to.version}; editions: "
             f"{', '.join(d.version for d in eds)}"
         )

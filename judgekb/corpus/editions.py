@@ -21,17 +21,17 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 
 from judgekb.corpus.model import Document
-from judgekb.errors import QueryError, UnknownEdition, UnknownFamily
+from judgekb.errors import BadParameter, UnknownEdition, UnknownFamily
 
 
 def parse_day(text: str | None) -> date | None:
-    """``YYYY-MM-DD`` -> date; None stays None (= today). A bad date is a QueryError."""
+    """``YYYY-MM-DD`` -> date; None stays None (= today). A bad date is a BadParameter."""
     if text is None or text == "":
         return None
     try:
         return date.fromisoformat(text)
     except ValueError as exc:
-        raise QueryError(f"date must be YYYY-MM-DD, not {text!r}") from exc
+        raise BadParameter(f"date must be YYYY-MM-DD, not {text!r}") from exc
 
 
 def families(docs: Iterable[Document]) -> dict[str, list[Document]]:

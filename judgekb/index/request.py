@@ -12,7 +12,7 @@ from typing import Literal, get_args
 
 from judgekb.corpus.editions import parse_day
 from judgekb.corpus.model import CLAUSE_KINDS
-from judgekb.errors import QueryError
+from judgekb.errors import BadParameter
 
 Mode = Literal["hybrid", "bm25", "dense"]
 DocKind = Literal["rules", "amendment"]
@@ -32,7 +32,7 @@ assert CLAUSE_KIND_CHOICES == CLAUSE_KINDS, "corpus.model.CLAUSE_KINDS and Claus
 
 def _check(name: str, value: str | None, choices: tuple[str, ...]) -> None:
     if value is not None and value not in choices:
-        raise QueryError(f"unknown {name} {value!r}; choose one of {', '.join(choices)}")
+        raise BadParameter(f"unknown {name} {value!r}; choose one of {', '.join(choices)}")
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class SearchRequest:
     def __post_init__(self) -> None:
         _check("mode", self.mode, MODES)
         if isinstance(self.k, bool) or not isinstance(self.k, int) or not 1 <= self.k <= MAX_K:
-            raise QueryError(f"k must be a whole number between 1 and {MAX_K}")
+            raise BadParameter(f"k must be a whole number between 1 and {MAX_K}")
 
     @classmethod
     def of(

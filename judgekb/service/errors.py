@@ -18,6 +18,7 @@ from starlette.responses import Response
 from starlette.routing import Match
 
 from judgekb.errors import (
+    BadParameter,
     ClauseNotFound,
     JudgeKBError,
     Overloaded,
@@ -79,6 +80,7 @@ def error_body(exc: Exception) -> ErrorBody:
 # judgekb.service.i18n); the English detail of the error follows it.
 MESSAGE_KEYS: tuple[tuple[type[Exception], str], ...] = (
     (QueryTooLong, "err_too_long"),
+    (BadParameter, "err_invalid"),
     (QueryError, "err_query"),
     (UnknownGame, "err_unknown_game"),
     (UnknownDocument, "err_unknown_doc"),
@@ -87,14 +89,11 @@ MESSAGE_KEYS: tuple[tuple[type[Exception], str], ...] = (
 )
 
 
-def message_key(exc: Exception, status: int, path: str = "/search") -> str:
-    """The label key of the translated sentence for ``exc`` (first match of MESSAGE_KEYS);
-    a bad value on another page than the search ("?date=2026-13-01", a changes page) is not
-    told to type a question."""
+def message_key(exc: Exception, status: int) -> str:
+    """The label key of the translated sentence for ``exc`` (first match of MESSAGE_KEYS)."""
     for exc_type, key in MESSAGE_KEYS:
         if isinstance(exc, exc_type):
-            searching = path.startswith(("/search", "/api/search", "/api/answer"))
-            return "err_invalid" if key == "err_query" and not searching else key
+            return key
     if status == 404:
         return "err_not_found"
     return "err_internal" if status >= 500 else "err_generic"
@@ -183,7 +182,7 @@ def _error_response(request: Request, exc: Exception) -> Response:
         {
             "status": body.status,
             "message": body.error,
-            "message_key": message_key(exc, body.status, request.url.path),
+            "message_key": message_key(exc, body.status),
             "suggestions": _suggestion_links(request, body),
             "known": known,
         },
