@@ -376,11 +376,18 @@ class ClauseStore:
             raise ClauseNotFound(doc_id, clause_id, self.suggest([doc_id], clause_id))
         return found
 
-    def find(self, game: str, clause_id: str, doc_id: str | None = None) -> Clause:
-        """A clause of ``game`` by id, else by alias; unless ``doc_id``, the editions in force
-        today win over amendments, and those over older or later editions
-        (:func:`editions.current_first`)."""
-        docs = [self.document(doc_id)] if doc_id else current_first(self.docs_of(game))
+    def find(
+        self,
+        game: str,
+        clause_id: str,
+        doc_id: str | None = None,
+        docs: Sequence[Document] | None = None,
+    ) -> Clause:
+        """A clause of ``game`` by id, else by alias, in ``doc_id`` or ``docs`` (in that
+        order); by default the editions in force today win over amendments, and those over
+        older or later editions (:func:`editions.current_first`)."""
+        if docs is None:
+            docs = [self.document(doc_id)] if doc_id else current_first(self.docs_of(game))
         for d in docs:
             found = self.get(d.doc_id, clause_id)
             if found is not None:

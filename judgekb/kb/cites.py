@@ -14,7 +14,6 @@ from judgekb.corpus.store import ClauseStore
 from judgekb.errors import (
     ClauseNotFound,
     UnknownClauses,
-    UnknownDocument,
     UnknownGame,
     ValidationFailed,
 )
@@ -59,11 +58,10 @@ class StoreResolver:
         """The cited clause's text in the edition in force today (a ruling made under an
         older edition is about the clause the new one prints, renumbered or reworded); None
         when it is gone (removed by an edition, or its document gone after a rebuild)."""
-        try:
-            doc = self.store.document(doc_id)
-        except UnknownDocument:
-            return None
         editions = editions_of(self.store)
+        doc = editions.docs.get(doc_id)
+        if doc is None:
+            return None
         if doc.kind == "rules" and doc.family_id and (doc_id, clause_id) in editions.key:
             now = editions.trace(doc_id, clause_id).clause
             return now.text if now is not None else None

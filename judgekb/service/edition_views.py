@@ -50,17 +50,13 @@ def resolve_clause(
     if edition is not None:
         named = visible_docs(docs, None, edition, game)
         in_edition = current_first([d for d in docs if d.doc_id in named])
-        for d in in_edition:
-            if store.get(d.doc_id, clause_id) is not None:
-                return Resolved(d.doc_id, clause_id)
-        # a misprinted number's intended form, as without an edition (ClauseStore.find)
-        aliased = {c.doc_id: c for c in reversed(store.by_alias(clause_id, game))}
-        for d in in_edition:
-            if d.doc_id in aliased:
-                return Resolved(d.doc_id, aliased[d.doc_id].clause_id)
-        raise ClauseNotFound(
-            f"{game} {edition}", clause_id, store.suggest(sorted(named), clause_id)
-        )
+        try:  # by number, else a misprinted number's intended form
+            found = store.find(game, clause_id, docs=in_edition)
+        except ClauseNotFound:
+            raise ClauseNotFound(
+                f"{game} {edition}", clause_id, store.suggest(sorted(named), clause_id)
+            ) from None
+        return Resolved(found.doc_id, found.clause_id)
     when = parse_day(day)
     shown = visible_docs(docs, when)
     ordered = current_first(docs, when)
