@@ -170,6 +170,15 @@ class Searcher:
                 hits.append(self.hits.make(row, score, via, terms))
                 firm += not (via == "search" and self.index.doc_kind_of_row[row] == "amendment")
 
+        raw: RawScores | None = None
+        fused = np.zeros(0)
+        if plan.ambiguous_games and not plan.bare:
+            # A number several games print, asked about in a sentence ("Bahagian 11.1.1.1 CR —
+            # kalau loop tu tak ada sape boleh stop, game jadi seri"): each game's clause is
+            # still listed first, the one the sentence is about before the others.
+            raw = self.scores(plan, request.mode)
+            fused = self.rank(plan, raw)
+            plan.lookups.sort(key=lambda lookup: -float(fused[lookup[0]]))
         for row, via in plan.lookups:
             add(row, 1.0, via)
         if plan.lookups and not plan.ambiguous_games:
@@ -185,7 +194,7 @@ class Searcher:
                 near = self._near(plan)
                 raw = self._related(near)
                 fused = self.rank(near, raw)
-            else:
+            elif raw is None:
                 raw = self.scores(plan, request.mode)
                 fused = self.rank(plan, raw)
             qv = raw.qv

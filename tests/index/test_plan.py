@@ -54,6 +54,17 @@ def test_a_number_printed_by_two_games_lists_each_game_first_and_says_so(searche
     assert result.to_json()["ambiguous_games"] == ["summoner-master", "vanguard"]
 
 
+def test_a_shared_number_asked_about_lists_the_game_the_sentence_fits_first(searcher):
+    """Each game's clause still comes first, in the order of how well the rest of the
+    sentence fits it: "rule 100.2, kad dalam dek boleh dilihat?" is about Vanguard's (bare,
+    Summoner Master's comes first: see above)."""
+    result = searcher.search(SearchRequest.of("rule 100.2, kad dalam dek boleh dilihat?"))
+    assert keys(result, 2) == [("ms-doc", "100.2", "lookup"), ("th-doc", "100.2", "lookup")]
+    assert set(result.ambiguous_games) == {"summoner-master", "vanguard"}
+    result = searcher.search(SearchRequest.of("rule 100.2 ผู้เล่นจั่วการ์ดกี่ใบ"))
+    assert keys(result, 2) == [("th-doc", "100.2", "lookup"), ("ms-doc", "100.2", "lookup")]
+
+
 def test_a_game_named_in_the_query_picks_among_shared_numbers(searcher):
     result = searcher.search(SearchRequest.of("VG 100.2"))
     assert keys(result, 1) == [("ms-doc", "100.2", "lookup")]
