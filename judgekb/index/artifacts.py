@@ -8,6 +8,7 @@ Layout of ``<data_dir>/index``::
     questions.npy   judges' questions (data/questions) embedded as queries: the question view
     question_rows.npy  (question, row) pairs sorted by row
     game_model.npz  which game a question reads like (index/games.py GameModel)
+    asked_words.json  word -> game -> judges' questions using it (index/games.py GameVocabulary)
     sentences.npy   the sentences of every clause of two or more, embedded (the answer card)
     sentences.json  {row: [[start, end], ...]}: where those sentences stand in each clause
     bm25/           bm25s index over pythainlp/word tokens
@@ -45,6 +46,7 @@ def read_manifest(index_dir: Path) -> dict[str, Any]:
         "questions.npy",
         "question_rows.npy",
         "game_model.npz",
+        "asked_words.json",
         "sentences.npy",
         "sentences.json",
         "bm25",

@@ -19,7 +19,13 @@ from judgekb.corpus.questions import Question
 from judgekb.corpus.store import ClauseStore
 from judgekb.index.artifacts import commit_index_dir, new_index_dir, read_manifest
 from judgekb.index.embed_cache import EmbeddingCache, text_key
-from judgekb.index.games import GAME_MODEL_VERSION, GameModel, fit_game_model
+from judgekb.index.games import (
+    GAME_MODEL_VERSION,
+    GameModel,
+    asked_words,
+    fit_game_model,
+    write_asked_words,
+)
 from judgekb.index.passages import (
     PASSAGE_VERSION,
     heading_paths,
@@ -186,6 +192,10 @@ def build_index(
     write_sentences(tmp, spans, sentence_vecs)
     write_question_view(tmp, question_vecs, clause_question_pairs(store, clauses, questions))
     _game_model(store, clauses, questions).save(tmp)
+    game_of = {d.doc_id: d.game for d in store.documents()}
+    write_asked_words(
+        tmp, asked_words((q.text for q in questions), (game_of[q.doc_id] for q in questions))
+    )
     bm25 = bm25s.BM25(**BM25_PARAMS)
     bm25.index([tokenize(t) or ["∅"] for t in texts], show_progress=False)
     bm25.save(str(tmp / "bm25"), show_progress=False)

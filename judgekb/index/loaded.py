@@ -23,7 +23,7 @@ from judgekb.errors import QueryError, UnknownDocument
 from judgekb.index.artifacts import check_manifest, read_manifest
 from judgekb.index.build import expected_manifest
 from judgekb.index.e5convert import MAX_SEQ_LENGTH
-from judgekb.index.games import GameModel
+from judgekb.index.games import GameModel, read_asked_words
 from judgekb.index.question_view import QuestionView
 from judgekb.index.request import Scope
 from judgekb.index.sentences import SentenceIndex
@@ -72,6 +72,7 @@ class LoadedIndex:
         self.sentences = SentenceIndex(index_dir)
         self.questions = QuestionView(index_dir, len(self.clauses))
         self.game_model = GameModel.load(index_dir)
+        self.asked_words = read_asked_words(index_dir)
         # A flat index is scored by one matrix-vector product: asking FAISS for all n results
         # sorts them (0.4 ms); numpy's own loop takes 0.2 ms and, unlike BLAS, never wakes a
         # thread team that would contend with the encoder's.

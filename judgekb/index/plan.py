@@ -98,7 +98,7 @@ class Planner:
         self.max_query_chars = max_query_chars
         game_of = {d: doc.game for d, doc in index.docs.items()}
         self.book_text = BookText(index.clauses, game_of)
-        self.vocabulary = GameVocabulary(index.clauses, game_of)
+        self.vocabulary = GameVocabulary(index.clauses, game_of, index.asked_words)
         self.languages = LanguageGuesser(index.clauses)
         self.aliases = self._alias_rows()
         self.game_langs = {

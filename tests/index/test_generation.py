@@ -24,6 +24,7 @@ from tests.tinybooks import edit_books, settings, write_books
 
 FILES = [
     "clauses.sqlite",
+    "index/asked_words.json",
     "index/bm25/data.csc.index.npy",
     "index/bm25/indices.csc.index.npy",
     "index/bm25/indptr.csc.index.npy",

@@ -157,3 +157,36 @@ def test_a_corpus_of_one_game_has_nothing_to_tell_apart(tmp_path):
     assert model.probabilities("anything") == {"one-piece": 1.0}
     model.save(tmp_path)
     assert GameModel.load(tmp_path).probabilities("") == {"one-piece": 1.0}
+
+
+def test_a_word_other_games_judges_use_is_no_games_own(tmp_path):
+    """ "boost" is printed by three Vanguard clauses only, but judges of One Piece say it too:
+    it scopes nothing (the game model weighs it); "rear-guard", which only Vanguard's judges
+    use, still does. The counts survive the index directory."""
+    from judgekb.corpus.model import Clause
+    from judgekb.index.games import (
+        GameVocabulary,
+        asked_words,
+        read_asked_words,
+        write_asked_words,
+    )
+
+    def clause(doc, n, text):
+        return Clause(doc, str(n), None, "clause", "", text, text, "en", 1, n)
+
+    clauses = [clause("vg", i, "boost the rear-guard") for i in range(3)]
+    clauses += [clause("op", i, "don leader attack") for i in range(3)]
+    game_of = {"vg": "vanguard", "op": "one-piece"}
+    assert GameVocabulary(clauses, game_of).evidence(["boost", "rear-guard"]) == {
+        "vanguard": ["boost", "rear-guard"]
+    }
+    questions = ["can I boost my rear-guard?"] * 10 + ["does a power boost stay?"] * 2
+    games = ["vanguard"] * 10 + ["one-piece"] * 2
+    counts = asked_words(questions, games)
+    assert counts["boost"] == {"vanguard": 10, "one-piece": 2}
+    write_asked_words(tmp_path, counts)
+    vocab = GameVocabulary(clauses, game_of, read_asked_words(tmp_path))
+    assert vocab.evidence(["boost", "rear-guard", "leader"]) == {
+        "vanguard": ["rear-guard"],
+        "one-piece": ["leader"],
+    }
