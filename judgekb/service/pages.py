@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from judgekb.config import Settings
 from judgekb.corpus.export import clause_detail
 from judgekb.index.request import SearchRequest
 from judgekb.index.results import SearchResult
@@ -38,6 +40,8 @@ from judgekb.service.views import (
 router = APIRouter(default_response_class=HTMLResponse, include_in_schema=False)
 
 UiLang = Annotated[str | None, Query(description="UI language: en, th or ms.")]
+# what a judge typed to open a clause by number: shown again in the page's search box
+TypedQ = Annotated[str, Query(max_length=Settings.model_fields["max_query_chars"].default)]
 
 
 @router.get("/")
@@ -64,7 +68,9 @@ def search_page(
     renumbered = bool(result.renumbered)  # stay: the page says where the old number went
     one = result.lookup == "found" and _only_one_number(result)
     if top is not None and top.via == "lookup" and one and not renumbered:
-        return RedirectResponse(site.clause_url(top.game, top.clause_id, top.doc_id), 303)
+        url = site.clause_url(top.game, top.clause_id, top.doc_id)
+        # the search box of the clause page still shows what was typed
+        return RedirectResponse(f"{url}{'&' if '?' in url else '?'}{urlencode({'q': q})}", 303)
     card = page_card(request, result)
     shown = on_card(card)
     return render(
@@ -118,6 +124,7 @@ def clause_page(
     edition: EditionQ = None,
     date: DateQ = None,
     lang: UiLang = None,
+    q: TypedQ = "",
 ) -> Response:
     """The permalink of one clause (``?doc=`` picks a document where a game has several;
     ``?edition=`` pins an edition, ``?date=`` the edition in force that day)."""
@@ -132,7 +139,7 @@ def clause_page(
     alias = asked if asked != r.clause_id and not r.asked else ""  # a misprint's intended id
     ctx = {"c": clause_view(site, game, detail, pick_lang(request), alias), "ed": ed}
     ctx.update(clause_rulings_context(request, game, detail))
-    return render(request, "clause.html", {"game": game, **ctx})
+    return render(request, "clause.html", {"game": game, "q": q, **ctx})
 
 
 def _endpoints(schema: dict[str, Any]) -> list[dict[str, Any]]:

@@ -255,3 +255,14 @@ def page(browser, base_url):  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport=PHONE, base_url=base_url)
     yield watch_errors(context.new_page())
     context.close()
+
+
+def without_typed_query(location: str) -> tuple[str, str]:
+    """A redirect's permalink and the typed query it carries for the page's search box."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit
+
+    parts = urlsplit(location)
+    params = parse_qsl(parts.query)
+    typed = [v for k, v in params if k == "q"]
+    rest = urlencode([(k, v) for k, v in params if k != "q"])
+    return parts.path + (f"?{rest}" if rest else ""), typed[0] if typed else ""

@@ -60,8 +60,10 @@ def test_clause_number_goes_straight_to_its_page(page) -> None:
     page.goto("/")
     page.fill("input[name=q]", "ข้อ 13.1")
     page.click("form.search button")
-    page.wait_for_url("**/rules/vanguard/13.1")
+    page.wait_for_url("**/rules/vanguard/13.1?q=*")
     assert page.locator("h1.cid").inner_text() == "§13.1"
+    # what was typed stays in the search box, to edit into the next search
+    assert page.locator("input[name=q]").input_value() == "ข้อ 13.1"
     assert page.errors == []
 
 
