@@ -154,7 +154,7 @@ def tune_games(s: Searcher, dataset: str) -> None:
         for d2, plan, raw, rel, game in cases:
             fused = s.rank(plan, raw)
             order = [int(i) for i in np.argsort(-fused, kind="stable")[:10]]
-            prior = s.index.game_prior(plan.game_probs, plan.mask)
+            prior = plan.game_prior
             order = lead_first(order, fused, prior, s.fusion)[:10]  # as search orders it
             relv = [bool(rel[i]) for i in order]
             rows.append((d2, s.index.game_of_row[order[0]] == game, relv[0], any(relv[:5])))

@@ -71,6 +71,8 @@ class QueryPlan:
     query_truncated: bool = False  # the encoder read only the first 512 tokens
     # over several games: each game's probability as the question reads (index/games.py)
     game_probs: dict[str, float] | None = None
+    # ... and each row's probability of its game, when the plan spans several games
+    game_prior: np.ndarray | None = None
 
     @property
     def game_unsure(self) -> bool:
@@ -148,6 +150,7 @@ class Planner:
         self._resolve_lookups(plan, [g for g, _ in named])
         plan.expansion = self.expansion(plan.search_text, pq.lang, plan.game)
         plan.terms = tokenize(plan.search_text) + [t for e in plan.expansion for t in tokenize(e)]
+        plan.game_prior = self.index.game_prior(plan.game_probs, plan.mask)
         return plan
 
     def _names_a_term(self, game: str, text: str, span: tuple[int, int]) -> bool:

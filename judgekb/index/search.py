@@ -127,8 +127,7 @@ class Searcher:
         (:func:`judgekb.index.fusion.lead_first`); a number's lookups stay first."""
         if plan.lookups or plan.request.mode != "hybrid":
             return order
-        prior = self.index.game_prior(plan.game_probs, plan.mask)
-        return lead_first(order, fused, prior, self.fusion)
+        return lead_first(order, fused, plan.game_prior, self.fusion)
 
     def rank(self, plan: QueryPlan, raw: RawScores) -> np.ndarray:
         mode = plan.request.mode
@@ -145,7 +144,7 @@ class Searcher:
             latin,
             self.index.is_glossary_row,
             raw.questions,
-            self.index.game_prior(plan.game_probs, plan.mask),
+            plan.game_prior,
         )
 
     # public -----------------------------------------------------------------------------
