@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from judgekb.corpus.edition_store import editions_of
+from judgekb.corpus.model import Clause
 from judgekb.corpus.store import ClauseStore
 from judgekb.errors import (
     ClauseNotFound,
@@ -24,6 +25,8 @@ class ClauseResolver(Protocol):
     def resolve(self, game: str, clause_ids: Sequence[str]) -> list[Citation]: ...
 
     def current_text(self, doc_id: str, clause_id: str) -> str | None: ...
+
+    def current(self, doc_id: str, clause_id: str) -> Clause | None: ...
 
 
 class StoreResolver:
@@ -55,15 +58,18 @@ class StoreResolver:
         return found
 
     def current_text(self, doc_id: str, clause_id: str) -> str | None:
-        """The cited clause's text in the edition in force today (a ruling made under an
-        older edition is about the clause the new one prints, renumbered or reworded); None
-        when it is gone (removed by an edition, or its document gone after a rebuild)."""
+        """The cited clause's text in the edition in force today; None when it is gone."""
+        now = self.current(doc_id, clause_id)
+        return now.text if now is not None else None
+
+    def current(self, doc_id: str, clause_id: str) -> Clause | None:
+        """The cited clause in the edition in force today (a ruling made under an older
+        edition is about the clause the new one prints, renumbered or reworded); None when it
+        is gone (removed by an edition, or its document gone after a rebuild)."""
         editions = editions_of(self.store)
         doc = editions.docs.get(doc_id)
         if doc is None:
             return None
         if doc.kind == "rules" and doc.family_id and (doc_id, clause_id) in editions.key:
-            now = editions.trace(doc_id, clause_id).clause
-            return now.text if now is not None else None
-        clause = self.store.get(doc_id, clause_id)
-        return clause.text if clause is not None else None
+            return editions.trace(doc_id, clause_id).clause
+        return self.store.get(doc_id, clause_id)

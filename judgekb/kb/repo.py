@@ -279,10 +279,7 @@ class RulingRepo:
                 )
             cites = old.cites
             if action == "approve":
-                cites = tuple(
-                    Citation(c.doc_id, c.clause_id, c.current_text or "") if c.changed else c
-                    for c in old.cites
-                )
+                cites = tuple(self._confirmed(c) for c in old.cites)
             new = replace(
                 old,
                 status=target,
@@ -310,6 +307,18 @@ class RulingRepo:
                 _save(conn, old, new, actor, "flag", "cited clause text changed")
             flagged.append(ruling.id)
         return flagged
+
+    def _confirmed(self, c: Citation) -> Citation:
+        """A changed citation as a reviewer confirms it: the wording they were shown, under
+        the number and edition that print it now (a ruling made under V0's 11-3-3 cites V1's
+        11-3-2 once confirmed); unchanged ones as they are."""
+        if not c.changed:
+            return c
+        shown = c.current_text or ""
+        now = self.resolver.current(c.doc_id, c.clause_id)
+        if now is not None and now.text == shown:
+            return Citation(now.doc_id, now.clause_id, shown)
+        return Citation(c.doc_id, c.clause_id, shown)
 
     def _recheck(self, c: Citation) -> Citation:
         now = self.resolver.current_text(c.doc_id, c.clause_id)

@@ -164,6 +164,9 @@ def test_stale_ruling_shows_old_and_new_wording(client, users, app) -> None:
         def current_text(self, doc_id, clause_id):
             return "ถ้อยคำใหม่ของข้อ 602.1.4"
 
+        def current(self, doc_id, clause_id):  # pragma: no cover - not used
+            raise AssertionError
+
     assert RulingRepo(kb.db, Changed()).flag_stale(CLI_ACTOR) == [r.id]
     page = client.get(f"/rulings/{r.id}").text
     assert "Needs review" in page and "ถ้อยคำใหม่ของข้อ 602.1.4" in page

@@ -224,6 +224,11 @@ def test_rulings_follow_their_clause_across_editions(built, tmp_path):
     assert "ทุกเมื่อ" in reworded.current_text and "ตลอดเวลา" in reworded.cited_text
     assert kb.rulings.get(made["11-3-2"]).cites[0].current_text == ""  # gone in V1
     assert not kb.rulings.get(made["11-3-3"]).needs_review  # only renumbered
+    # confirmed, the reworded ruling cites the edition in force (V1), no longer V0
+    confirmed = kb.rulings.review(made["1-2-3"], "approve", CLI_ACTOR).cites[0]
+    assert (confirmed.doc_id, confirmed.clause_id) != ("op-0", "1-2-3")
+    assert confirmed.clause_id == "1-2-3" and confirmed.cited_text == reworded.current_text
+    assert not kb.rulings.flag_stale(CLI_ACTOR)
     app = TestClient(create_app(settings, searcher=searcher), follow_redirects=False)
     page = app.get("/rules/one-piece/11-3-2").text  # V1's 11-3-2 is V0's 11-3-3
     assert "ruling moved" in page and "ruling deleted" not in page
