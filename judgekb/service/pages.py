@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -69,8 +69,13 @@ def search_page(
     one = result.lookup == "found" and _only_one_number(result)
     if top is not None and top.via == "lookup" and one and not renumbered:
         url = site.clause_url(top.game, top.clause_id, top.doc_id)
-        # the search box of the clause page still shows what was typed
-        return RedirectResponse(f"{url}{'&' if '?' in url else '?'}{urlencode({'q': q})}", 303)
+        # the clause page keeps what was typed (in its search box), the page's language and
+        # the edition or date asked for
+        path, _, pinned = url.partition("?")
+        params = dict(parse_qsl(pinned))
+        kept = {"q": q, "lang": lang, "edition": edition, "date": date}
+        params.update({k: v for k, v in kept.items() if v and k not in params})
+        return RedirectResponse(f"{path}?{urlencode(params)}", 303)
     card = page_card(request, result)
     shown = on_card(card)
     return render(

@@ -74,6 +74,27 @@ def test_game_filter_is_remembered(page) -> None:
     assert page.locator("select[name=game]").input_value() == "vanguard"
 
 
+def test_a_clause_opened_by_number_keeps_the_chosen_game_language_and_query(page) -> None:
+    """Search "ข้อ 13.1" with Vanguard chosen, in Thai: the clause page is
+    in Thai, its search box still holds the number and the filter Vanguard, so the next
+    question searches Vanguard; back home, Vanguard is still remembered."""
+    page.goto("/?lang=th")
+    page.select_option("select[name=game]", "vanguard")
+    page.fill("input[name=q]", "ข้อ 13.1")
+    page.click("form.search button")
+    page.wait_for_url("**/rules/vanguard/13.1?*")
+    assert page.locator("html").get_attribute("lang") == "th"
+    assert page.locator("input[name=q]").input_value() == "ข้อ 13.1"
+    assert page.locator("select[name=game]").input_value() == "vanguard"
+    page.fill("input[name=q]", "kad dalam dek")
+    page.click("form.search button")
+    page.wait_for_url("**/search?*")
+    assert "game=vanguard" in page.url
+    page.goto("/")
+    assert page.locator("select[name=game]").input_value() == "vanguard"
+    assert page.errors == []
+
+
 def test_removing_the_filter_chip_forgets_the_remembered_game(page) -> None:
     page.goto("/")
     page.select_option("select[name=game]", "vanguard")

@@ -109,6 +109,17 @@ def test_clause_number_redirects_to_permalink(client, q: str, location: str) -> 
     assert without_typed_query(r.headers["location"]) == (location, q)
 
 
+def test_the_jump_to_a_clause_keeps_language_date_and_edition(client) -> None:
+    r = client.get("/search", params={"q": "602.1.4", "lang": "th", "date": "2015-01-01"})
+    assert without_typed_query(r.headers["location"]) == (
+        "/rules/summoner-master/602.1.4?lang=th&date=2015-01-01",
+        "602.1.4",
+    )
+    # a clause page restores the judge's remembered game; a results page shows its own filter
+    assert 'data-remember="game" data-restore' in client.get(r.headers["location"]).text
+    assert "data-restore" not in client.get("/search", params={"q": "ผู้เล่น"}).text
+
+
 def test_permalink_page(client) -> None:
     html = client.get("/rules/summoner-master/602.1.4").text
     assert '<h1 class="cid">§<span class="nobr">602.1.4</span></h1>' in html
