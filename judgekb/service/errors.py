@@ -80,6 +80,7 @@ def error_body(exc: Exception) -> ErrorBody:
 # judgekb.service.i18n); the English detail of the error follows it.
 MESSAGE_KEYS: tuple[tuple[type[Exception], str], ...] = (
     (QueryTooLong, "err_too_long"),
+    (Overloaded, "err_busy"),
     (BadParameter, "err_invalid"),
     (QueryError, "err_query"),
     (UnknownGame, "err_unknown_game"),
@@ -176,6 +177,8 @@ def _error_response(request: Request, exc: Exception) -> Response:
     if wants_json(request):
         return SafeJSONResponse(body.body(), status_code=body.status, headers=headers)
     known = _known_links(request, exc, body)
+    site = getattr(request.app.state, "site", None)
+    limit = site.settings.max_query_chars if site is not None else 1000
     page = render(
         request,
         "error.html",
@@ -183,8 +186,12 @@ def _error_response(request: Request, exc: Exception) -> Response:
             "status": body.status,
             "message": body.error,
             "message_key": message_key(exc, body.status),
+            "limit": limit,
+            "field": body.field or "",
             "suggestions": _suggestion_links(request, body),
             "known": known,
+            # what was typed stays in the search box, to fix rather than retype
+            "q": request.query_params.get("q", "")[:limit],
         },
         status_code=body.status,
     )

@@ -87,6 +87,8 @@ def test_past_the_queue_limit_searches_get_503_with_retry_after(store_path, sear
     assert set(body) == {"ok", "error", "status"}
     assert page.status_code == 503 and page.headers["retry-after"] == "3"
     assert "text/html" in page.headers["content-type"]
+    assert "The service is busy. Try again in a few seconds." in page.text  # not "went wrong"
+    assert 'name="q" value="kalah"' in page.text
     assert "Content-Security-Policy" in busy.headers  # security headers on a 503 too
     assert [r.status_code for r in served] == [200, 200]
     assert app.state.site.admission.in_flight == 0

@@ -120,6 +120,15 @@ def test_the_jump_to_a_clause_keeps_language_date_and_edition(client) -> None:
     assert "data-restore" not in client.get("/search", params={"q": "ผู้เล่น"}).text
 
 
+def test_an_error_page_says_what_is_wrong_in_the_pages_language_and_keeps_the_query(client):
+    html = client.get("/search", params={"q": "ร่าย", "k": "abc", "lang": "th"}).text
+    assert "ค่าบางอย่างในที่อยู่หน้าเว็บไม่ถูกต้อง (<code>k</code>)" in html
+    assert 'name="q" value="ร่าย"' in html
+    html = client.get("/search", params={"q": "ร่าย" * 600, "lang": "ms"}).text
+    assert "Carian ini terlalu panjang (had 1000 aksara)." in html
+    assert f'name="q" value="{"ร่าย" * 250}"' in html  # cut at the limit
+
+
 def test_permalink_page(client) -> None:
     html = client.get("/rules/summoner-master/602.1.4").text
     assert '<h1 class="cid">§<span class="nobr">602.1.4</span></h1>' in html
