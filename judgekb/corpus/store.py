@@ -406,7 +406,12 @@ class ClauseStore:
         for d in doc_ids:
             ids += [r[0] for r in self._q("SELECT clause_id FROM clauses WHERE doc_id = ?", d)]
         ids = list(dict.fromkeys(ids))  # the same id in two documents of a game is one suggestion
-        out: list[str] = []
+        # the other separator first ("1.2.2.1" for a book that prints 1-2-2-1)
+        out: list[str] = [
+            other
+            for other in dict.fromkeys((clause_id.replace(".", "-"), clause_id.replace("-", ".")))
+            if other != clause_id and other in ids
+        ]
         probe = clause_id
         while probe:
             cut = max(probe.rfind("."), probe.rfind("-"))

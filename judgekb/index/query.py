@@ -44,6 +44,8 @@ _INVISIBLE = r"\s\x85\u200b-\u200f\u061c\u2060\ufeff"
 _CONTROL_RE = re.compile(f"[{_CONTROL}]")
 _FORMAT_RE = re.compile(f"[{_FORMAT}]")
 _INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]+")
+# hyphens, en and em dashes, minus signs between digits (a number's separator)
+_DASH_IN_NUMBER_RE = re.compile(r"(?<=\d)[\u2010-\u2015\u2212\ufe58\ufe63\uff0d](?=\d)")
 # What validate_query accepts (length aside), for the OpenAPI schema (ECMA-262 syntax too).
 QUERY_PATTERN = (
     f"^[^{_CONTROL}{_FORMAT}]*[^{_CONTROL}{_FORMAT}{_INVISIBLE}][^{_CONTROL}{_FORMAT}]*$"
@@ -168,6 +170,7 @@ def parse_query(
 ) -> ParsedQuery:
     raw = validate_query(query, max_chars)
     text = normalize_text(_INVISIBLE_RE.sub(" ", raw)).strip()
+    text = _DASH_IN_NUMBER_RE.sub("-", text)  # "6–5–5–1" copied from a PDF is 6-5-5-1
     mentions = find_mentions(text, game_before)
     rest = _without(text, [m.span for m in mentions])
     return ParsedQuery(raw, text, guess_lang(text), mentions, rest)

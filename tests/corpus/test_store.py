@@ -31,6 +31,9 @@ def test_find_prefers_rules_document_and_suggests_nearest(tmp_path):
         store.find("summoner-master", "100.9")
     assert info.value.status == 404
     assert info.value.suggestions[0] == "100"
+    with pytest.raises(ClauseNotFound) as info:  # the number with the other separator
+        store.find("summoner-master", "100-2")
+    assert info.value.suggestions[0] == "100.2"
     with pytest.raises(UnknownGame, match="known games: summoner-master, vanguard"):
         store.find("chess", "1")
 

@@ -16,6 +16,8 @@ from judgekb.index.query import clause_id_candidates, guess_lang, parse_query
         ("Bahagian 13", ("13",)),
         ("๖๐๒.๑.๔", ("602.1.4", "602-1-4")),
         ("§ 100", ("100",)),
+        ("6–5–5–1", ("6-5-5-1", "6.5.5.1")),  # en dashes, as copied from a PDF
+        ("ข้อ 1—2−2‐1", ("1-2-2-1", "1.2.2.1")),  # em dash, minus sign, hyphen
         ("what does 602.1.4 say", ()),
         ("ร่าย", ()),
     ],

@@ -107,6 +107,7 @@ def test_a_misprints_intended_number_opens_its_clause_offline(offline) -> None:
         ("602.1.4", "", "/rules/summoner-master/602.1.4"),
         ("๖๐๒.๑.๔", "", "/rules/summoner-master/602.1.4"),
         ("602-1-4", "", "/rules/summoner-master/602.1.4"),
+        ("602–1–4", "", "/rules/summoner-master/602.1.4"),  # en dashes
         ("ข้อ 602.1.4.", "", "/rules/summoner-master/602.1.4"),
         ("rule 602.1.4", "summoner-master", "/rules/summoner-master/602.1.4"),
         ("§602.1.4", "", "/rules/summoner-master/602.1.4"),

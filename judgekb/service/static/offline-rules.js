@@ -180,6 +180,11 @@
     return out;
   }
 
+  // a query's text: normalised, dashes between digits as hyphens (query.py parse_query)
+  function queryText(q) {
+    return normalize(q).replace(/(\d)(?=[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]\d)./g, "$1-");
+  }
+
   Rules.prototype.mentions = function (text) {
     var re = new RegExp(this.q.mention, "gi"), out = [], m;
     var whole = text.trim().replace(/\.+$/, "").trim();
@@ -218,7 +223,7 @@
   // What a query's clause numbers open: rows (in the chosen game, or one per game), games
   // that print the number when none was chosen (ambiguous), rows outside the chosen game.
   Rules.prototype.lookup = function (query, game) {
-    var self = this, text = normalize(query), found = this.mentions(text);
+    var self = this, text = queryText(query), found = this.mentions(text);
     var res = { rows: [], ambiguous: [], elsewhere: [], mentions: found, bare: false };
     var rest = text;
     found.slice().reverse().forEach(function (m) { rest = rest.slice(0, m.start) + " " + rest.slice(m.end); });
@@ -329,7 +334,7 @@
 
   // Lookups first, then BM25 hits: [{i, score, terms, via}], plus what the lookup found.
   Rules.prototype.search = function (query, game, k) {
-    var self = this, found = this.lookup(query, game), text = normalize(query);
+    var self = this, found = this.lookup(query, game), text = queryText(query);
     k = k || 10;
     var hits = found.rows.map(function (i) { return { i: i, score: 0, terms: [], via: "lookup" }; });
     var rest = text;
