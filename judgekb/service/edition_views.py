@@ -87,10 +87,18 @@ def edition_panel(
     :func:`judgekb.corpus.edition_store.history_json`) with links."""
     doc = site.store.document(r.doc_id)
     eds = site.editions.families().get(doc.family_id, []) if doc.kind == "rules" else []
-    out: dict[str, Any] = {"show": len(eds) > 1, "edition": _edition(doc), "history": []}
+    out: dict[str, Any] = {
+        "show": len(eds) > 1,
+        "edition": _edition(doc),
+        "history": [],
+        "before": None,
+    }
+    when = parse_day(day)
+    if when is not None and doc.effective_date and doc.effective_date > when.isoformat():
+        # a day before every edition judgekb holds: the page says so rather than ignore it
+        out["before"] = {"day": when.isoformat(), **_edition(doc)}
     if not out["show"]:
         return out
-    when = parse_day(day)
     current = in_force(eds, when)
     today = (when or date.today()).isoformat()
     now = None

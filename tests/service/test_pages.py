@@ -312,3 +312,13 @@ def test_a_bad_date_on_a_clause_page_is_not_told_to_type_a_question(client) -> N
     assert "A value in the address is not valid." in main and "Type a question" not in main
     r = client.get("/search", params={"q": " "})
     assert "Type a question or a clause number." in r.text[r.text.index("</header>") :]
+
+
+def test_a_day_before_every_edition_is_said_not_ignored(client) -> None:
+    html = client.get(
+        "/rules/summoner-master/602.1.4", params={"date": "1999-01-01", "lang": "ms"}
+    ).text
+    banner = html[html.index('class="edition-banner"') :].split("</section>")[0]
+    assert "Tiada edisi dalam judgekb yang berkuat kuasa pada 1999-01-01. Ini " in banner
+    assert ", berkuat kuasa mulai 20" in banner
+    assert 'class="edition-banner"' not in client.get("/rules/summoner-master/602.1.4").text
