@@ -7,6 +7,8 @@ Forms recognised (Thai and Malay books):
   the document, so a list item "1.1" in the SM glossary is not a reference;
 * ranges "ตามข้อ 200.1-20" -> 200.1 and 200.20;
 * single numbers only after a keyword: "Bahagian 13", "อ้างอิง 7. การดำเนินเกม", "ข้อ 105";
+* an appendix by its letter ("Sila rujuk Lampiran B"), when the document has an appendix
+  titled so;
 * ids wrapped over two lines ("ข้อ 6-2-" / "1-6-1.") are joined first.
 
 Resolution, within the same document: the exact id; else a printed misprint's inferred id
@@ -27,6 +29,10 @@ WRAPPED_ID_RE = re.compile(r"(\d[-.])[ \t]*\n\s*(?=\d)")
 DOTTED_RE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)+)(?:-(\d+)(?![.\d]))?(?![\d])")
 DASHED_RE = re.compile(r"(?<![\d\-])(\d+(?:-\d+)+)(?![\d])")
 KEYWORD_RE = re.compile(rf"{KEYWORDS}\s*(\d+)(?![\d.\-]\d)")
+# an appendix by its letter: "Sila rujuk Lampiran B", "Appendix A", "ภาคผนวก ก"
+APPENDIX_WORDS = r"(?:Lampiran|Appendix|ภาคผนวก)"
+APPENDIX_RE = re.compile(rf"{APPENDIX_WORDS}\s+([A-Zก-ฮ])(?![\w])")
+APPENDIX_TITLE_RE = re.compile(rf"^{APPENDIX_WORDS}\s+([A-Zก-ฮ])(?![\w])")
 
 
 def _style(clauses: Sequence[Clause]) -> str:
@@ -48,6 +54,11 @@ class Resolver:
         self.alias = {a: c.clause_id for c in clauses if c.kind != "glossary" for a in c.aliases}
         self.heads = {cid.split(self.sep)[0] for cid in self.ids if self.sep in cid}
         self.tops = {cid for cid in self.ids if self.sep not in cid and cid.isdigit()}
+        self.appendices = {
+            m.group(1): c.clause_id
+            for c in clauses
+            if c.kind == "appendix" and (m := APPENDIX_TITLE_RE.match(c.title))
+        }
 
     def resolve(self, written_id: str) -> tuple[str | None, str]:
         """(target, reason) for an id as written (trailing dot already removed)."""
@@ -86,6 +97,9 @@ class Resolver:
                 found.append(
                     (m.start(1) if not bahagian else m.start(), m.end(), written, m.group(1))
                 )
+        for m in APPENDIX_RE.finditer(text):
+            if m.group(1) in self.appendices:
+                found.append((m.start(), m.end(), m.group(0), self.appendices[m.group(1)]))
         return sorted(found)
 
 
@@ -104,6 +118,8 @@ def extract_refs(doc: Document, clauses: Sequence[Clause]) -> list[CrossRef]:
     for clause in clauses:
         text = WRAPPED_ID_RE.sub(r"\1", clause.text)
         for start, end, written, cid in resolver.candidates(text):
+            if cid == clause.clause_id and cid in resolver.appendices.values():
+                continue  # an appendix's own title ("Lampiran A: …")
             target, reason = resolver.resolve(cid)
             out.append(
                 CrossRef(

@@ -51,7 +51,8 @@ def _ref(site: Site, doc: str, clause_id: str | None, written: str, pre: str = "
             "lang": lang,
         }
     return {
-        "label": clause_id,
+        # an appendix is named as the book names it ("Lampiran B"), never by its internal id
+        "label": clause_id if clause_id[:1].isdigit() else written,
         "written": written,
         "url": site.doc_url(doc, clause_id),
         "preview": pre or site.clause_preview(doc, clause_id),

@@ -181,3 +181,10 @@ def test_a_number_not_in_the_chosen_game_names_every_game_printing_it(real_clien
     body = real_client.get("/api/search", params={"q": "1-2-2-1", "game": "summoner-master"})
     found = {(e["game"], e["clause_id"]) for e in body.json()["elsewhere"]}
     assert found == {("gundam", "1-2-2-1"), ("one-piece", "1-2-2-1"), ("vanguard", "1.2.2.1")}
+
+
+def test_a_reference_to_an_appendix_links_it_by_the_books_name(real_client) -> None:
+    html = real_client.get("/rules/vanguard/2.14.4.1").text
+    assert 'Sila rujuk <a class="term ref" href="/rules/vanguard/appendix/lampiran-b"' in html
+    assert 'href="/rules/vanguard/appendix/lampiran-b" data-lang="ms"' in html
+    assert ">Lampiran B</a>" in html and ">appendix/lampiran-b</a>" not in html
