@@ -196,10 +196,16 @@ def search_status(site: Site, request: Request, result: SearchResult) -> dict:
             "lang": site.doc_lang(doc),
         }
 
+    # the chooser: each game's clause of a number several games print, not the clauses of
+    # another number typed with it ("10.5.1.2 dan 13.2.3": only 13.2.3's games)
+    printed_by: dict[str, set[str]] = {}
+    lookups = [h for h in result.hits if h.via == "lookup" and h.game in result.ambiguous_games]
+    for h in lookups:
+        printed_by.setdefault(h.clause_id.replace("-", "."), set()).add(h.game)
     ambiguous = [
         lookup(h.game, h.clause_id, h.doc_id)
-        for h in result.hits
-        if h.via == "lookup" and h.game in result.ambiguous_games
+        for h in lookups
+        if len(printed_by[h.clause_id.replace("-", ".")]) > 1
     ]
     inferred = None
     # nothing matched: the language a few letters happen to look like scoped nothing useful

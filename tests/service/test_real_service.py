@@ -188,3 +188,10 @@ def test_a_reference_to_an_appendix_links_it_by_the_books_name(real_client) -> N
     assert 'Sila rujuk <a class="term ref" href="/rules/vanguard/appendix/lampiran-b"' in html
     assert 'href="/rules/vanguard/appendix/lampiran-b" data-lang="ms"' in html
     assert ">Lampiran B</a>" in html and ">appendix/lampiran-b</a>" not in html
+
+
+def test_two_numbers_one_of_them_shared_offer_only_the_shared_ones_games(real_client) -> None:
+    html = real_client.get("/search", params={"q": "10.5.1.2 dan 13.2.3", "lang": "ms"}).text
+    chooser = html[html.index("Nombor peraturan ini wujud") :].split("</ul>")[0]
+    assert "§13.2.3" in chooser and "§13-2-3" in chooser
+    assert "§10.5.1.2" not in chooser
