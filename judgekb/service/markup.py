@@ -18,7 +18,10 @@ PREVIEW_CHARS = 240
 
 
 def preview(text: str, n: int = PREVIEW_CHARS) -> str:
-    """The first ``n`` characters of a clause on one line, cut at a space when one is near."""
+    """The first ``n`` characters of a clause on one line, cut at a space when one is near
+    (a pipe table's cells separated by " · ", its rule lines left out)."""
+    if "|" in text:
+        text = _TABLE_RE.sub(lambda m: " · ".join(_cells(m.group())) + "\n", text)
     text = " ".join(text.split())
     if len(text) <= n:
         return text
@@ -150,14 +153,52 @@ def _wrap(piece: str, span: _Span) -> str:
     return inner
 
 
+# A table the book prints with pipes ("| ① Zon Dek | ⑥ Zon Luka |"): consecutive lines
+# of cells; a rule line ("|---|---|") only draws.
+_TABLE_RE = re.compile(r"(?:^[ \t]*\|.*\|[ \t]*(?:\n|$))+", re.M)
+_RULE_ROW_RE = re.compile(r"^[\s|:\-]*$")
+
+
+def _rows(table: str) -> list[list[str]]:
+    """The cells of each row of a pipe table, rule lines and empty rows left out."""
+    out = []
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip()[1:-1].split("|")]
+        if not _RULE_ROW_RE.match(line) and any(cells):
+            out.append(cells)
+    return out
+
+
+def _cells(table: str) -> list[str]:
+    return [c for row in _rows(table) for c in row if c]
+
+
 def render_text(
     text: str, matched: Sequence[str] = (), linkers: Sequence[Linker] = (), self_url: str = ""
 ) -> Markup:
-    """``text`` as safe HTML: ``matched`` terms in <mark>, each linker's names as links.
+    """``text`` as safe HTML: ``matched`` terms in <mark>, each linker's names as links; a
+    pipe table laid out as rows and cells (the copied text keeps the book's pipes).
 
     A linker is a pattern and the :class:`Term` each matched name (casefolded) links to:
     glossary names, or clause numbers as written in the clause's references.
     """
+    out, pos = [], 0
+    for m in _TABLE_RE.finditer(text):
+        out.append(_render_run(text[pos : m.start()], matched, linkers, self_url))
+        rows = []
+        for cells in _rows(m.group()):
+            rows.append("".join(
+                f'<span class="td">{_render_run(c, matched, linkers, self_url)}</span>'
+                for c in cells
+            ))  # fmt: skip
+        body = "".join(f'<span class="tr">{r}</span>' for r in rows)
+        out.append(f'<span class="tbl">{body}</span>')
+        pos = m.end()
+    out.append(_render_run(text[pos:], matched, linkers, self_url))
+    return Markup("".join(out))
+
+
+def _render_run(text: str, matched: Sequence[str], linkers: Sequence[Linker], self_url: str) -> str:
     spans = _merge(_mark_spans(text, matched), _link_spans(text, linkers, self_url))
     out, pos = [], 0
     for s in spans:
@@ -165,7 +206,7 @@ def render_text(
         out.append(_wrap(text[s.start : s.end], s))
         pos = s.end
     out.append(str(escape(text[pos:])))
-    return Markup("".join(out))
+    return "".join(out)
 
 
 # A clause number or a date ("3-2-4", "602.1.4", "2025-07-24"): one unit on a line.

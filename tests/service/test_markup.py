@@ -79,3 +79,17 @@ def test_clause_numbers_and_dates_are_kept_on_one_line_and_escaped():
         '§<span class="nobr">3-2-4</span> &lt;b&gt;'
     )
     assert str(keep_together("no numbers & 5")) == "no numbers &amp; 5"
+
+
+def test_a_pipe_table_is_laid_out_and_previewed_without_pipes():
+    from judgekb.service.markup import preview, render_text
+
+    text = "Zon\n| | |\n|----|:---|\n| ① Zon Dek | ⑥ Zon Luka |\n| ② <b> | |\nakhir"
+    html = str(render_text(text))
+    assert html == (
+        'Zon\n<span class="tbl"><span class="tr"><span class="td">① Zon Dek</span>'
+        '<span class="td">⑥ Zon Luka</span></span><span class="tr"><span class="td">② &lt;b&gt;'
+        '</span><span class="td"></span></span></span>akhir'
+    )
+    assert preview(text) == "Zon ① Zon Dek · ⑥ Zon Luka · ② <b> akhir"
+    assert str(render_text("a | b")) == "a | b"  # a pipe inside a sentence is text
