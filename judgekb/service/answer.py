@@ -168,6 +168,8 @@ def answer_json(site: Site, result: SearchResult, hit: SearchHit, lang: str) -> 
         "title": clause.title,
         "lang": clause.lang,
         "text": clause.text,
+        # a heading's words are in its sub-clauses (``context``, relation "child")
+        "heading": _is_heading(clause),
         "answer_sentences": [clause.text[a:b].strip() for a, b in spans],
         "answer_spans": [list(s) for s in spans],
         "citation": citation(doc, clause, citation_words(lang)),

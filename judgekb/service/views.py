@@ -367,6 +367,14 @@ def _marked(
     return Markup("").join(out)
 
 
+def _copy_text(a: Mapping[str, Any]) -> str:
+    """The citation and the text read aloud: a heading's own line and its sub-clauses'."""
+    lines = [a["citation"], a["text"]]
+    if a["heading"]:
+        lines += [f"{x['clause_id']} {x['text']}" for x in a["context"] if x["relation"] == "child"]
+    return "\n".join(lines)
+
+
 def card_view(site: Site, card: Mapping[str, Any]) -> dict[str, Any]:
     """The answer card of :func:`judgekb.service.answer.build_card`, ready to render."""
     a = card["answer"]
@@ -389,7 +397,7 @@ def card_view(site: Site, card: Mapping[str, Any]) -> dict[str, Any]:
         "game_name": site.store.games().get(game, game),
         "label": node_label(a["clause_id"], a["title"], "", a["kind"]),
         "html": _marked(site, game, a["text"], a["answer_spans"], a["url"], refs),
-        "copy_text": f"{a['citation']}\n{a['text']}",
+        "copy_text": _copy_text(a),
         "context": [item(x) for x in a["context"]],
         "refs": [item(x) for x in a["refs"]],
         "cited_by": [item(x) for x in a["cited_by"]],

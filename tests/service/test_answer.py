@@ -11,7 +11,7 @@ from judgekb.service.i18n import note_text
 ANSWER_KEYS = {
     "game", "doc", "clause_id", "kind", "title", "lang", "text", "answer_sentences",
     "answer_spans", "citation", "url", "document", "context", "refs", "cited_by",
-    "definitions", "versions", "notes", "raw_text", "rulings",
+    "definitions", "versions", "notes", "raw_text", "rulings", "heading",
 }  # fmt: skip
 
 

@@ -67,7 +67,7 @@ def test_error_pages_speak_the_judges_language(client) -> None:
     assert '<p class="message">ไม่มีเลขข้อนี้ในกฎ</p>' in r.text
     assert '<span lang="en">no clause &#39;602.9&#39; in summoner-master' in r.text
     assert (
-        '<p class="message">Carian ini terlalu panjang.'
+        '<p class="message">Carian ini terlalu panjang (had 1000 aksara).'
         in client.get("/search", params={"q": "a" * 1001, "lang": "ms"}).text
     )
     api = client.get("/api/clauses/summoner-master/602.9", headers={"Accept-Language": "th"})

@@ -195,3 +195,16 @@ def test_two_numbers_one_of_them_shared_offer_only_the_shared_ones_games(real_cl
     chooser = html[html.index("Nombor peraturan ini wujud") :].split("</ul>")[0]
     assert "§13.2.3" in chooser and "§13-2-3" in chooser
     assert "§10.5.1.2" not in chooser
+
+
+def test_a_heading_answer_copies_its_sub_clauses_with_it(real_client) -> None:
+    import html as html_lib
+    import re
+
+    a = real_client.get("/api/answer", params={"q": "VG 7.20"}).json()["answer"]
+    assert (a["clause_id"], a["heading"], a["text"]) == ("7.20", True, "(Lakukan) Drive Cek")
+    page = real_client.get("/search", params={"q": "drive check tu apa", "game": "vanguard"}).text
+    copies = [html_lib.unescape(m) for m in re.findall(r'class="copy" data-copy="([^"]*)"', page)]
+    assert any(c.endswith("§7.20\n(Lakukan) Drive Cek\n7.20.1 Drive cek adalah tindakan khusus "
+                          "yang menunjukkan siri operasi (10.6) dalam langkah drive (10.6.1.2.3).")
+               for c in copies)  # fmt: skip
