@@ -25,7 +25,7 @@ LABELS: dict[str, dict[str, str]] = {
     "en": {
         "title": "Judge rules search",
         "search": "Search",
-        "placeholder": "Question or clause number, e.g. 602.1.4",
+        "placeholder": "Ask, or 602.1.4",
         "all_games": "All games",
         "all_games_short": "All",
         "game": "Game",
@@ -177,7 +177,7 @@ LABELS: dict[str, dict[str, str]] = {
     "th": {
         "title": "ค้นหากฎสำหรับกรรมการ",
         "search": "ค้นหา",
-        "placeholder": "คำถามหรือเลขข้อ เช่น 602.1.4",
+        "placeholder": "คำถาม หรือข้อ 602.1.4",
         "all_games": "ทุกเกม",
         "all_games_short": "ทุกเกม",
         "game": "เกม",
@@ -321,7 +321,7 @@ LABELS: dict[str, dict[str, str]] = {
     "ms": {
         "title": "Carian peraturan hakim",
         "search": "Cari",
-        "placeholder": "Soalan atau nombor fasal, cth. 13.1",
+        "placeholder": "Soalan atau 13.1",
         "all_games": "Semua permainan",
         "all_games_short": "Semua",
         "game": "Permainan",

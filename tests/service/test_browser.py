@@ -134,3 +134,23 @@ def test_a_search_of_only_spaces_is_stopped_on_the_form(page) -> None:
     assert box.evaluate("e => e.validity.patternMismatch")  # the browser says why, with:
     assert "Type a question or a clause number" in (box.get_attribute("title") or "")
     assert page.errors == []
+
+
+def test_the_search_placeholders_example_number_fits_a_phone(browser, base_url) -> None:
+    """At 390 px the box shows the whole placeholder, example number included."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base_url)
+    page = context.new_page()
+    for lang in ("th", "ms", "en"):
+        page.goto(f"/?lang={lang}")
+        box = page.locator("input[name=q]")
+        fits = box.evaluate(
+            """el => {
+                const c = document.createElement("canvas").getContext("2d");
+                const s = getComputedStyle(el);
+                c.font = `${s.fontSize} ${s.fontFamily}`;
+                const pad = parseFloat(s.paddingLeft) + parseFloat(s.paddingRight);
+                return c.measureText(el.placeholder).width <= el.clientWidth - pad;
+            }"""
+        )
+        assert fits, (lang, box.get_attribute("placeholder"))
+    context.close()
