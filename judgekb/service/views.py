@@ -6,6 +6,7 @@ hold HTML are :class:`markupsafe.Markup` built by :func:`judgekb.service.markup.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from itertools import pairwise
 from typing import Any
@@ -17,6 +18,7 @@ from judgekb.corpus.amend import PROBABLE_BELOW
 from judgekb.corpus.editions import visible_docs
 from judgekb.corpus.export import citation
 from judgekb.corpus.model import Clause
+from judgekb.index.query import parse_query
 from judgekb.index.results import RefLink, SearchHit, SearchResult
 from judgekb.service.answer import citation_words
 from judgekb.service.answer import context as answer_context
@@ -180,6 +182,28 @@ def hit_view(site: Site, hit: SearchHit) -> dict:
     }
 
 
+NEAREST = 3
+
+
+def _nearest_numbers(site: Site, result: SearchResult) -> list[tuple[str, str]]:
+    """(game, clause id) of the numbers nearest to those the query names that no book prints
+    (:meth:`ClauseStore.suggest`: the existing ancestor, then close spellings), in the chosen
+    game or in every game whose numbers begin the same way; at most :data:`NEAREST`."""
+    games = [result.game] if result.game else list(site.store.games())
+    out: list[tuple[str, str]] = []
+    for mention in parse_query(result.query).mentions:
+        typed = mention.ids[0]
+        head = re.split(r"[.\-]", typed)[0]
+        for game in games:
+            docs = [d.doc_id for d in site.store.docs_of(game)]
+            out += [
+                (game, cid)
+                for cid in site.store.suggest(docs, typed, n=NEAREST)
+                if re.split(r"[.\-]", cid)[0] == head and (game, cid) not in out
+            ]
+    return out[:NEAREST]
+
+
 def search_status(site: Site, request: Request, result: SearchResult) -> dict:
     """What the results page says above the hits: the judge's game filter as a removable
     chip, a clause number printed by several games (a chooser), a number the chosen game
@@ -207,6 +231,12 @@ def search_status(site: Site, request: Request, result: SearchResult) -> dict:
         for h in lookups
         if len(printed_by[h.clause_id.replace("-", ".")]) > 1
     ]
+    # a number no book prints ("602.1.4.9", "ข้อ 602.1.40"): the nearest ones that are
+    nearest: list[dict] = []
+    if result.lookup == "missing":
+        for game, cid in _nearest_numbers(site, result):
+            found = site.store.find(game, cid)
+            nearest.append(lookup(game, found.clause_id, found.doc_id))
     inferred = None
     # nothing matched: the language a few letters happen to look like scoped nothing useful
     guessed = result.inferred is not None and result.inferred.reason == "language"
@@ -225,6 +255,7 @@ def search_status(site: Site, request: Request, result: SearchResult) -> dict:
             else None
         ),
         "ambiguous": ambiguous,
+        "nearest": nearest,
         "elsewhere": [lookup(e.game, e.clause_id, e.doc) for e in result.elsewhere],
         "inferred": inferred,
         "which_game": _which_game(site, request, result),

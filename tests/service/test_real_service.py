@@ -208,3 +208,12 @@ def test_a_heading_answer_copies_its_sub_clauses_with_it(real_client) -> None:
     assert any(c.endswith("§7.20\n(Lakukan) Drive Cek\n7.20.1 Drive cek adalah tindakan khusus "
                           "yang menunjukkan siri operasi (10.6) dalam langkah drive (10.6.1.2.3).")
                for c in copies)  # fmt: skip
+
+
+def test_a_number_no_book_prints_offers_the_nearest_ones(real_client) -> None:
+    html = real_client.get("/search", params={"q": "602.1.4.9", "lang": "th"}).text
+    nearest = html[html.index("ไม่มีกฎฉบับใดมีเลขข้อนี้") :].split("</ul>")[0]
+    assert '<a href="/rules/summoner-master/602.1.4">Summoner Master §602.1.4</a>' in nearest
+    assert "Gundam" not in nearest and "Vanguard" not in nearest
+    html = real_client.get("/search", params={"q": "peraturan 99.1.1"}).text
+    assert "No rulebook prints" not in html  # no book's numbers begin with 99
