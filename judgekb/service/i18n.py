@@ -163,6 +163,7 @@ LABELS: dict[str, dict[str, str]] = {
             "Connect to the network and open judgekb once."
         ),
         "offline_missing": "This page is not part of the offline copy.",
+        "offline_no_date": "The offline copy holds the rules as saved: a date or edition asked for is not applied offline.",
         "err_query": "This search cannot be run. Type a question or a clause number.",
         "err_too_long": "This search is too long (the limit is {limit} characters). Shorten it and try again.",
         "err_busy": "The service is busy. Try again in a few seconds.",
@@ -308,6 +309,7 @@ LABELS: dict[str, dict[str, str]] = {
         "offline_loading": "กำลังเปิดสำเนาออฟไลน์…",
         "offline_none": ("เครื่องนี้ยังไม่มีสำเนากฎแบบออฟไลน์ โปรดเชื่อมต่อเครือข่ายแล้วเปิด judgekb หนึ่งครั้ง"),
         "offline_missing": "หน้านี้ไม่อยู่ในสำเนาออฟไลน์",
+        "offline_no_date": "สำเนาออฟไลน์มีเฉพาะกฎตามที่บันทึกไว้ วันที่หรือฉบับที่ระบุจะไม่ถูกใช้ขณะออฟไลน์",
         "err_query": "ค้นหาด้วยข้อความนี้ไม่ได้ โปรดพิมพ์คำถามหรือเลขข้อ",
         "err_too_long": "ข้อความค้นหายาวเกินไป (ไม่เกิน {limit} ตัวอักษร) โปรดพิมพ์ให้สั้นลงแล้วลองอีกครั้ง",
         "err_busy": "ขณะนี้มีผู้ค้นหาจำนวนมาก โปรดลองอีกครั้งในไม่กี่วินาที",
@@ -461,6 +463,7 @@ LABELS: dict[str, dict[str, str]] = {
             "Sambung ke rangkaian dan buka judgekb sekali."
         ),
         "offline_missing": "Halaman ini tiada dalam salinan luar talian.",
+        "offline_no_date": "Salinan luar talian memegang peraturan seperti yang disimpan: tarikh atau edisi yang diminta tidak digunakan semasa luar talian.",
         "err_query": "Carian ini tidak dapat dijalankan. Taip soalan atau nombor fasal.",
         "err_too_long": "Carian ini terlalu panjang (had {limit} aksara). Pendekkan dan cuba lagi.",
         "err_busy": "Perkhidmatan sedang sibuk. Cuba lagi dalam beberapa saat.",

@@ -101,6 +101,54 @@ def test_a_misprints_intended_number_opens_its_clause_offline(offline) -> None:
     )
 
 
+def test_a_misprints_intended_number_searched_offline_says_so(offline) -> None:
+    offline.goto("/")
+    search(offline, "13.2")
+    offline.wait_for_url(re.compile(r"/rules/vanguard/13\.2$"))
+    assert "probable intended number of §13.9.1" in offline.locator(".note-alias").inner_text()
+
+
+def phone_offline(browser, base_url):  # type: ignore[no-untyped-def]
+    """A fresh phone context that visited the home page once, then lost the network."""
+    context = browser.new_context(viewport=PHONE, base_url=base_url)
+    page = watch_errors(context.new_page())
+    page.goto("/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_selector(".offline-copy.ready .offline-status")
+    context.set_offline(True)
+    return context, page
+
+
+def test_a_clause_or_game_that_does_not_exist_is_not_called_missing_offline(
+    browser, base_url
+) -> None:
+    context, page = phone_offline(browser, base_url)
+    page.goto("/rules/vanguard/11.6.9")
+    expect(page.locator("h1")).to_have_text("This clause number is not in the rulebook.")
+    assert page.locator("p", has_text="Did you mean").locator("a").first.inner_text() == "§11"
+    page.goto("/rules/chess/1")
+    expect(page.locator("h1")).to_have_text("There is no such game. Choose one of these:")
+    page.goto("/search?q=rule+602.1.9.9")
+    expect(page.locator("section.status")).to_contain_text("No rulebook prints this clause")
+    assert "§602.1" in page.locator("section.status").inner_text()
+    page.goto("/rules/summoner-master/602.1.4?date=2010-01-01")
+    expect(page.locator(".offline-note").first).to_contain_text(
+        "a date or edition asked for is not applied offline"
+    )
+    assert page.errors == []
+    context.close()
+
+
+def test_the_network_back_brings_the_full_site_back(browser, base_url) -> None:
+    context, page = phone_offline(browser, base_url)
+    page.goto("/rules/vanguard/13.1")
+    page.wait_for_selector(".offline-note")
+    context.set_offline(False)
+    expect(page.locator(".offline-note")).to_have_count(0, timeout=10_000)
+    assert page.locator("h1.cid").inner_text() == "§13.1"
+    context.close()
+
+
 @pytest.mark.parametrize(
     ("q", "game", "path"),
     [

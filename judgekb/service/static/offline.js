@@ -132,7 +132,7 @@
 
   function clausePage(rules, game, clauseId, docId) {
     var i = rules.find(game, clauseId.replace(/\.$/, ""), docId);
-    if (i < 0) { return missing(rules); }
+    if (i < 0) { return noClause(rules, game, clauseId.replace(/\.$/, "")); }
     var d = rules.doc(i), lang = d.lang;
     document.title = rules.label(i) + " · " + rules.games[game] + " · judgekb";
     var crumbs = el("nav", { "class": "crumbs", "aria-label": "breadcrumb" }, [el("a", { href: "/rules/" + encodeURIComponent(game) }, [L.contents])]);
@@ -176,7 +176,7 @@
       sib[0] >= 0 ? el("a", { rel: "prev", href: rules.url(sib[0]) }, ["← " + rules.label(sib[0], true)]) : el("span"),
       sib[1] >= 0 ? el("a", { rel: "next", href: rules.url(sib[1]) }, [rules.label(sib[1], true) + " →"]) : null
     ]));
-    return [note(rules), art];
+    return [note(rules, dated() ? L.offline_no_date : undefined), art];
   }
 
   function tocPage(rules, game) {
@@ -214,20 +214,31 @@
     document.title = q + " · judgekb";
     var found = rules.lookup(q, game || null);
     if (found.bare && found.mentions.length === 1 && found.rows.length && !found.ambiguous.length) {
-      return go(rules, rules.url(found.rows[0]), true);  // a clause number opens its page
+      var i0 = found.rows[0], typed = found.mentions[0].ids;  // a clause number opens its page
+      return go(rules, typed.indexOf(rules.id(i0)) < 0 ?  // a misprint's: its page says so
+        "/rules/" + encodeURIComponent(rules.game(i0)) + "/" + typed[0] : rules.url(i0), true);
     }
     var res = rules.search(q, game || null, 10);
     var out = [el("h1", { "class": "summary" }, [L.results_for + " ", el("q", {}, [q]), " ", el("small", {}, ["· " + res.hits.length])]),
                note(rules, L.offline_keywords)];
     var status = el("section", { "class": "status", role: "status" });
+    function links(rows) {  // one clause per game
+      var seen = {};
+      return el("ul", {}, rows.filter(function (i) { var g = rules.game(i), s = seen[g]; seen[g] = 1; return !s; }).map(function (i) {
+        return el("li", {}, [el("a", { href: rules.url(i) }, [rules.games[rules.game(i)] + " §" + rules.id(i)])]);
+      }));
+    }
     if (found.ambiguous.length) {
       status.appendChild(el("p", {}, [L.ambiguous_number]));
+      status.appendChild(links(found.rows.filter(function (i) { return found.ambiguous.indexOf(rules.game(i)) >= 0; })));
     } else if (found.elsewhere.length) {
       status.appendChild(el("p", {}, [L.not_in_game]));
-      status.appendChild(el("ul", {}, found.elsewhere.map(function (i) {
-        return el("li", {}, [el("a", { href: rules.url(i) }, [rules.games[rules.game(i)] + " §" + rules.id(i)])]);
-      })));
+      status.appendChild(links(found.elsewhere));
+    } else if (found.mentions.length && !found.rows.length) {  // no book prints it
+      status.appendChild(el("p", {}, [L.no_such_number]));
+      status.appendChild(links(nearest(rules, found.mentions, game)));
     }
+    if (dated()) { status.appendChild(el("p", { "class": "offline-note" }, [L.offline_no_date])); }
     out.push(status);
     if (!res.hits.length) { out.push(el("p", { "class": "empty" }, [L.no_results])); }
     out.push(el("ol", { "class": "hits" }, res.hits.map(function (h) {
@@ -240,6 +251,41 @@
       ]);
     })));
     return out;
+  }
+
+  // The nearest numbers a book prints to numbers none does: their existing ancestors.
+  function nearest(rules, mentions, game) {
+    var out = [];
+    mentions.forEach(function (m) {
+      Object.keys(rules.games).forEach(function (g) {
+        if (game && g !== game) { return; }
+        var probe = m.ids[0], cut, i;
+        while ((cut = Math.max(probe.lastIndexOf("."), probe.lastIndexOf("-"))) > 0) {
+          probe = probe.slice(0, cut);
+          if ((i = rules.find(g, probe, null)) >= 0) { out.push(i); return; }
+        }
+      });
+    });
+    return out;
+  }
+
+  function dated() {
+    var p = new URLSearchParams(location.search);
+    return p.has("date") || p.has("edition");
+  }
+
+  function noClause(rules, game, clauseId) {
+    if (!(game in rules.games)) {
+      return [el("h1", {}, [L.err_unknown_game]), el("ul", {}, Object.keys(rules.games).map(function (g) {
+        return el("li", {}, [el("a", { href: "/rules/" + encodeURIComponent(g) }, [rules.games[g]])]);
+      }))];
+    }
+    var near = nearest(rules, [{ ids: [clauseId, clauseId.replace(/\./g, "-"), clauseId.replace(/-/g, ".")] }], game);
+    var other = [clauseId.replace(/\./g, "-"), clauseId.replace(/-/g, ".")].map(function (c) { return rules.find(game, c, null); });
+    near = other.filter(function (i) { return i >= 0; }).concat(near);
+    return [el("h1", {}, [L.err_no_clause]), near.length ? el("p", {}, [L.did_you_mean + ": "].concat(
+      near.map(function (i) { return el("a", { href: rules.url(i) }, ["§" + rules.id(i)]); }))) : null,
+      el("p", {}, [el("a", { href: "/rules/" + encodeURIComponent(game) }, [L.contents])])];
   }
 
   function missing(rules) {
@@ -323,6 +369,8 @@
     var rules = new R.Rules(bundle, window.MiniSearch);
     draw(route(rules));
     stayHere(rules);
+    // the network is back: the full site again (search by meaning, rulings, editions)
+    window.addEventListener("online", function () { if (navigator.onLine) { location.reload(); } });
     rules.warm();  // the keyword index, in steps, while the judge reads or types
     return rules;
   }, function (err) {
