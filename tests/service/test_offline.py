@@ -146,6 +146,9 @@ def test_the_network_back_brings_the_full_site_back(browser, base_url) -> None:
     context.set_offline(False)
     expect(page.locator(".offline-note")).to_have_count(0, timeout=10_000)
     assert page.locator("h1.cid").inner_text() == "§13.1"
+    # the language the page was in offline is the server's from then on
+    assert page.url.endswith("/rules/vanguard/13.1?lang=en")
+    assert {c["name"]: c["value"] for c in context.cookies()}.get("lang") == "en"
     context.close()
 
 

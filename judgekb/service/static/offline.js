@@ -369,8 +369,14 @@
     var rules = new R.Rules(bundle, window.MiniSearch);
     draw(route(rules));
     stayHere(rules);
-    // the network is back: the full site again (search by meaning, rulings, editions)
-    window.addEventListener("online", function () { if (navigator.onLine) { location.reload(); } });
+    // the network is back: the full site again (search by meaning, rulings, editions), in
+    // the language chosen offline (the server keeps it from then on)
+    window.addEventListener("online", function () {
+      if (!navigator.onLine) { return; }
+      var u = new URL(location.href);
+      if (!u.searchParams.has("lang")) { u.searchParams.set("lang", document.documentElement.lang); }
+      location.replace(u.toString());
+    });
     rules.warm();  // the keyword index, in steps, while the judge reads or types
     return rules;
   }, function (err) {
