@@ -49,6 +49,7 @@ from judgekb.corpus.export import citation
 from judgekb.corpus.model import Clause
 from judgekb.corpus.normalize import normalize_text
 from judgekb.corpus.store import ClauseStore
+from judgekb.index.language import MALAY_SHARE, function_words
 from judgekb.index.passages import heading_paths, passage_text
 from judgekb.index.query import MENTION_PATTERN
 from judgekb.index.question_view import clause_question_pairs
@@ -136,6 +137,10 @@ def _query_data(lexicon: Lexicon, book: BookText, games: list[str]) -> dict[str,
         "lexicon": _expansions(lexicon.entries, book, games),
         "max_words": lexicon.max_words,
         "thai": _expansions(lexicon.thai, book, games),
+        # index/language.py: English and Malay function words tell a Latin-script question's
+        # language, as on the server
+        "function": {k: sorted(function_words()[k]) for k in ("en", "ms")},
+        "malay_share": MALAY_SHARE,
     }
 
 

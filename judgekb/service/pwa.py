@@ -66,6 +66,7 @@ OFFLINE_LABELS = (
     "ambiguous_number",
     "not_in_game",
     "no_such_number",
+    "searched_in_language",
     "offline_no_date",
     "err_unknown_game",
     "err_no_clause",

@@ -177,6 +177,17 @@ def test_lookup_in_every_written_form_offline(offline, q: str, game: str, path: 
     assert label.split(" ")[0] == "§" + path.split("/")[-1].split("?")[0]
 
 
+def test_a_malay_question_with_no_game_searches_the_malay_book_offline(offline) -> None:
+    offline.goto("/")
+    search(offline, "bilakah pemain kalah dalam permainan")
+    offline.wait_for_selector("li.hit a.cid")
+    assert offline.locator("section.status .inferred").inner_text() == (
+        "Searched in the rulebook in the question's language: Cardfight!! Vanguard"
+    )
+    games = {t.split(" · ")[0] for t in offline.locator("li.hit .cite").all_inner_texts()}
+    assert games == {"Cardfight!! Vanguard"}, games
+
+
 @pytest.mark.parametrize(
     ("q", "game", "first"),
     [
@@ -346,3 +357,30 @@ def test_offline_normaliser_matches_the_servers(offline) -> None:
     offline.wait_for_selector("h1")
     got = offline.evaluate("s => s.map(x => JudgekbRules.normalize(x))", SAMPLES)
     assert got == [normalize_text(s) for s in SAMPLES]
+
+
+LANG_SAMPLES = [
+    "bilakah pemain kalah dalam permainan",
+    "boleh tak aku guard guna unit grade 3",
+    "when does a player lose",
+    "what does rule 6.2 say",
+    "Wake Up",
+    "ผู้เล่นแพ้เมื่อไหร่",
+    "😀😀",
+    "kad dalam dek",
+]
+
+
+def test_offline_query_language_matches_the_servers(offline, store_path) -> None:
+    from judgekb.corpus.store import ClauseStore
+    from judgekb.index.language import LanguageGuesser
+    from judgekb.index.query import parse_query
+
+    offline.goto("/rules/vanguard")
+    offline.wait_for_selector("h1")
+    got = offline.evaluate(
+        "s => judgekbOffline.ready.then(r => s.map(x => r.queryLang(x)))", LANG_SAMPLES
+    )
+    guesser = LanguageGuesser(ClauseStore(store_path).clauses())
+    want = [guesser.query_lang(parse_query(s).text, parse_query(s).lang) for s in LANG_SAMPLES]
+    assert got == want

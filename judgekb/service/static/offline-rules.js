@@ -333,6 +333,34 @@
   };
 
   // Lookups first, then BM25 hits: [{i, score, terms, via}], plus what the lookup found.
+  // index/language.py LanguageGuesser.query_lang: th | ms | en | none.
+  Rules.prototype.queryLang = function (query) {
+    var text = queryText(query).toLowerCase(), fn = this.q.function || { en: [], ms: [] };
+    var th = (text.match(/[\u0e00-\u0e7f]/g) || []).length, la = (text.match(/[a-z]/g) || []).length;
+    if (!th && !la) { return "none"; }
+    if (th >= la) { return "th"; }
+    var ws = text.match(/[a-z]+(?:-[a-z]+)*/g) || [];
+    if (!this.malay) {
+      var self = this, m = new Set();
+      this.c.forEach(function (c) { if (self.docs[c[0]].lang === "ms") { (c[5].toLowerCase().match(/[a-z]+/g) || []).forEach(function (w) { m.add(w); }); } });
+      this.malay = { words: m, en: new Set(fn.en), ms: new Set(fn.ms) };
+    }
+    var M = this.malay, en = 0, ms = 0, share = 0;
+    ws.forEach(function (w) { en += M.en.has(w); ms += M.ms.has(w); share += M.words.has(w); });
+    if (en !== ms) { return ms > en ? "ms" : "en"; }
+    return ws.length > 2 && share / ws.length >= (this.q.malay_share || 0.5) ? "ms" : "en";
+  };
+
+  // plan.py _infer_game: with no game chosen, the one game whose books are in the question's
+  // language (a Malay question: Vanguard); null when several or none are.
+  Rules.prototype.languageGame = function (query) {
+    var lang = this.queryLang(query), games = {};
+    if (lang !== "ms" && lang !== "th") { return null; }
+    this.docs.forEach(function (d) { if (d.lang === lang) { games[d.game] = 1; } });
+    var list = Object.keys(games);
+    return list.length === 1 ? list[0] : null;
+  };
+
   Rules.prototype.search = function (query, game, k) {
     var self = this, found = this.lookup(query, game), text = queryText(query);
     k = k || 10;
