@@ -38,6 +38,7 @@ import json
 import logging
 import os
 import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -46,6 +47,7 @@ from typing import Any
 from judgekb.config import DATA_DIR, Settings
 from judgekb.corpus.amend import PROBABLE_BELOW
 from judgekb.corpus.export import citation
+from judgekb.corpus.manifest import load_manifest
 from judgekb.corpus.model import Clause
 from judgekb.corpus.normalize import normalize_text
 from judgekb.corpus.store import ClauseStore
@@ -129,8 +131,12 @@ def _expansions(
     return out
 
 
-def _query_data(lexicon: Lexicon, book: BookText, games: list[str]) -> dict[str, Any]:
+def _query_data(
+    lexicon: Lexicon, book: BookText, games: list[str], names: Mapping[str, Sequence[str]]
+) -> dict[str, Any]:
     return {
+        # index/games.py GameNames: each game's slug and names ("OP 6-5-5-1", "gundam: …")
+        "names": {g: [g, *names.get(g, ())] for g in games},
         "mention": _js_pattern(MENTION_PATTERN),
         "word": WORD_PATTERN,
         "stop": sorted(LATIN_STOPWORDS | THAI_STOPWORDS),
@@ -160,8 +166,14 @@ def _questions(store: ClauseStore, clauses: list[Clause]) -> dict[str, str]:
     return {str(row): "\n".join(t) for row, t in sorted(texts.items())}
 
 
-def bundle_data(store: ClauseStore, manifest: dict[str, Any], lexicon: Lexicon) -> dict[str, Any]:
-    """The bundle as a dict (without its version)."""
+def bundle_data(
+    store: ClauseStore,
+    manifest: dict[str, Any],
+    lexicon: Lexicon,
+    names: Mapping[str, Sequence[str]] | None = None,
+) -> dict[str, Any]:
+    """The bundle as a dict (without its version); ``names``: each game's names (the corpus
+    manifest's ``[[game]] aliases``)."""
     docs = store.documents()
     doc_index = {d.doc_id: i for i, d in enumerate(docs)}
     clauses = store.clauses()
@@ -210,13 +222,16 @@ def bundle_data(store: ClauseStore, manifest: dict[str, Any], lexicon: Lexicon) 
         "raw": {str(i): c.raw_text for i, c in enumerate(clauses) if c.repaired or c.corrections},
         "aliases": {str(i): list(c.aliases) for i, c in enumerate(clauses) if c.aliases},
         "questions": _questions(store, clauses),
-        "query": _query_data(lexicon, book, games),
+        "query": _query_data(lexicon, book, games, names or {}),
     }
 
 
-def bundle_key(store: ClauseStore, manifest: dict[str, Any]) -> str:
+def bundle_key(
+    store: ClauseStore, manifest: dict[str, Any], names: Mapping[str, Sequence[str]] | None = None
+) -> str:
     """A hash of every input of the bundle: it names the cached file and is its version."""
     h = hashlib.sha256()
+    h.update(json.dumps({g: list(n) for g, n in (names or {}).items()}, sort_keys=True).encode())
     for part in (
         BUNDLE_FORMAT,
         store.meta.get("corpus_hash", ""),
@@ -251,13 +266,14 @@ def load_bundle(
     settings: Settings, store: ClauseStore, manifest: dict[str, Any], lexicon: Lexicon | None = None
 ) -> OfflineBundle:
     """The bundle of this store and index: read from the cache, or built and cached."""
-    version = bundle_key(store, manifest)
+    names = load_manifest(settings.manifest).game_aliases
+    version = bundle_key(store, manifest, names)
     path = settings.data_dir / "offline" / f"bundle-{version}.json.gz"
     if path.exists():
         gz = path.read_bytes()
         raw = gzip.decompress(gz)
         return _bundle(version, raw, gz, json.loads(raw))
-    data = bundle_data(store, manifest, lexicon or load_default_lexicon())
+    data = bundle_data(store, manifest, lexicon or load_default_lexicon(), names)
     data["version"] = version
     raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     gz = gzip.compress(raw, compresslevel=9, mtime=0)

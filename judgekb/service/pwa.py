@@ -67,6 +67,7 @@ OFFLINE_LABELS = (
     "not_in_game",
     "no_such_number",
     "searched_in_language",
+    "searched_in_named",
     "offline_no_date",
     "err_unknown_game",
     "err_no_clause",

@@ -159,6 +159,8 @@ def test_the_network_back_brings_the_full_site_back(browser, base_url) -> None:
         ("๖๐๒.๑.๔", "", "/rules/summoner-master/602.1.4"),
         ("602-1-4", "", "/rules/summoner-master/602.1.4"),
         ("602–1–4", "", "/rules/summoner-master/602.1.4"),  # en dashes
+        ("VG 11.6.1", "", "/rules/vanguard/11.6.1"),  # a game's name opens its clause
+        ("Summoner Master 602.1.4", "", "/rules/summoner-master/602.1.4"),
         ("ข้อ 602.1.4.", "", "/rules/summoner-master/602.1.4"),
         ("rule 602.1.4", "summoner-master", "/rules/summoner-master/602.1.4"),
         ("§602.1.4", "", "/rules/summoner-master/602.1.4"),
@@ -175,6 +177,17 @@ def test_lookup_in_every_written_form_offline(offline, q: str, game: str, path: 
     offline.wait_for_selector("h1.cid")
     label = offline.locator("h1.cid").inner_text()
     assert label.split(" ")[0] == "§" + path.split("/")[-1].split("?")[0]
+
+
+def test_a_game_named_in_a_question_scopes_the_search_offline(offline) -> None:
+    offline.goto("/")
+    search(offline, "Vanguard: when does a player lose")
+    offline.wait_for_selector("li.hit a.cid")
+    assert offline.locator("section.status .inferred").inner_text() == (
+        "Searched in the game the question names: Cardfight!! Vanguard"
+    )
+    games = {t.split(" · ")[0] for t in offline.locator("li.hit .cite").all_inner_texts()}
+    assert games == {"Cardfight!! Vanguard"}, games
 
 
 def test_a_malay_question_with_no_game_searches_the_malay_book_offline(offline) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from judgekb.config import Settings
+from judgekb.corpus.manifest import load_manifest
 from judgekb.corpus.store import ClauseStore, write_store
 from judgekb.service.i18n import LANG_NAMES, accepted_lang
 from judgekb.service.offline import bundle_key, load_bundle
@@ -189,7 +190,9 @@ def test_bundle_version_follows_the_corpus(tmp_path: Path) -> None:
         store = ClauseStore(path)
         settings = Settings(data_dir=path.parent)
         bundle = load_bundle(settings, store, manifest)
-        assert bundle.version == bundle_key(store, manifest)
+        names = load_manifest(settings.manifest).game_aliases  # the games' names, bundled too
+        assert bundle.version == bundle_key(store, manifest, names)
+        assert bundle.version != bundle_key(store, manifest, {})
         again = load_bundle(settings, store, manifest)  # read back from the cache
         assert (again.version, again.gz) == (bundle.version, bundle.gz)
         assert [p.name for p in (path.parent / "offline").iterdir()] == [

@@ -220,13 +220,46 @@
     return rows;
   };
 
+  // index/games.py GameNames: game names in a query, abbreviations ("OP") only in capitals.
+  Rules.prototype.named = function (text) {
+    if (!this.nameRe) {
+      var abbr = [], long = [], self = this;
+      this.slugOf = {};
+      Object.keys(this.q.names || {}).forEach(function (g) {
+        self.q.names[g].forEach(function (n) {
+          var ascii = !/[^\x00-\x7f]/.test(n), body = n.split(/\s+/).map(function (w) { return w.replace(/[.*+?^${}()|[\]\\!]/g, "\\$&"); }).join("\\s*");
+          var part = ascii ? "(?<![A-Za-z0-9])" + body + "(?![A-Za-z0-9])" : body;
+          if (ascii && n === n.toUpperCase() && /[A-Z]/.test(n) && n.length <= 5) { abbr.push([n.length, part]); self.slugOf[n] = g; }
+          else { long.push([n.length, part]); self.slugOf[n.toLowerCase().replace(/\s+/g, " ")] = g; }
+        });
+      });
+      function alt(list) { return list.sort(function (a, b) { return b[0] - a[0]; }).map(function (x) { return x[1]; }).join("|") || "(?!x)x"; }
+      this.nameRe = [new RegExp(alt(abbr), "g"), new RegExp(alt(long), "gi")];
+    }
+    var out = [], m, slugOf = this.slugOf;
+    this.nameRe.forEach(function (re) {
+      re.lastIndex = 0;
+      while ((m = re.exec(text)) !== null) {
+        if (m[0] === "") { re.lastIndex += 1; continue; }
+        var g = slugOf[m[0]] || slugOf[m[0].toLowerCase().replace(/\s+/g, " ")];
+        if (g) { out.push({ game: g, start: m.index, end: m.index + m[0].length }); }
+      }
+    });
+    return out;
+  };
+
   // What a query's clause numbers open: rows (in the chosen game, or one per game), games
   // that print the number when none was chosen (ambiguous), rows outside the chosen game.
+  // With no game chosen, a query naming one game ("OP 6-5-5-1") looks in that game.
   Rules.prototype.lookup = function (query, game) {
     var self = this, text = queryText(query), found = this.mentions(text);
-    var res = { rows: [], ambiguous: [], elsewhere: [], mentions: found, bare: false };
+    var res = { rows: [], ambiguous: [], elsewhere: [], mentions: found, bare: false, named: null };
+    var names = this.named(text), games = {};
+    names.forEach(function (n) { games[n.game] = 1; });
+    if (!game && Object.keys(games).length === 1) { game = res.named = names[0].game; }
+    var spans = found.concat(names).sort(function (a, b) { return b.start - a.start; });
     var rest = text;
-    found.slice().reverse().forEach(function (m) { rest = rest.slice(0, m.start) + " " + rest.slice(m.end); });
+    spans.forEach(function (m) { rest = rest.slice(0, m.start) + " " + rest.slice(m.end); });
     res.bare = found.length > 0 && !WORD_CHAR.test(rest);
     found.forEach(function (m) {
       var rows = self.mentionRows(m);

@@ -218,8 +218,9 @@
       return go(rules, typed.indexOf(rules.id(i0)) < 0 ?  // a misprint's: its page says so
         "/rules/" + encodeURIComponent(rules.game(i0)) + "/" + typed[0] : rules.url(i0), true);
     }
-    var byLang = !game && !found.mentions.length ? rules.languageGame(q) : null;
+    var byLang = !game && !found.named && !found.mentions.length ? rules.languageGame(q) : null;
     if (byLang) { game = byLang; }  // a Malay question searches the Malay book, as online
+    if (found.named) { game = found.named; }  // "OP …", "gundam: …": that game's book
     var res = rules.search(q, game || null, 10);
     var out = [el("h1", { "class": "summary" }, [L.results_for + " ", el("q", {}, [q]), " ", el("small", {}, ["· " + res.hits.length])]),
                note(rules, L.offline_keywords)];
@@ -240,7 +241,9 @@
       status.appendChild(el("p", {}, [L.no_such_number]));
       status.appendChild(links(nearest(rules, found.mentions, game)));
     }
-    if (byLang) { status.appendChild(el("p", { "class": "inferred" }, [L.searched_in_language + " ", el("strong", {}, [rules.games[byLang]])])); }
+    if (byLang || found.named) {
+      status.appendChild(el("p", { "class": "inferred" }, [(byLang ? L.searched_in_language : L.searched_in_named) + " ", el("strong", {}, [rules.games[game]])]));
+    }
     if (dated()) { status.appendChild(el("p", { "class": "offline-note" }, [L.offline_no_date])); }
     out.push(status);
     if (!res.hits.length) { out.push(el("p", { "class": "empty" }, [L.no_results])); }
