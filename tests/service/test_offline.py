@@ -179,23 +179,21 @@ def test_lookup_in_every_written_form_offline(offline, q: str, game: str, path: 
     assert label.split(" ")[0] == "§" + path.split("/")[-1].split("?")[0]
 
 
-def test_a_game_named_in_a_question_scopes_the_search_offline(offline) -> None:
+@pytest.mark.parametrize(
+    ("q", "why"),
+    [
+        ("Vanguard: when does a player lose", "the game the question names"),
+        ("bilakah pemain kalah dalam permainan", "the rulebook in the question's language"),
+    ],
+)
+def test_a_question_naming_or_in_the_language_of_one_game_searches_it_offline(
+    offline, q: str, why: str
+) -> None:
     offline.goto("/")
-    search(offline, "Vanguard: when does a player lose")
+    search(offline, q)
     offline.wait_for_selector("li.hit a.cid")
     assert offline.locator("section.status .inferred").inner_text() == (
-        "Searched in the game the question names: Cardfight!! Vanguard"
-    )
-    games = {t.split(" · ")[0] for t in offline.locator("li.hit .cite").all_inner_texts()}
-    assert games == {"Cardfight!! Vanguard"}, games
-
-
-def test_a_malay_question_with_no_game_searches_the_malay_book_offline(offline) -> None:
-    offline.goto("/")
-    search(offline, "bilakah pemain kalah dalam permainan")
-    offline.wait_for_selector("li.hit a.cid")
-    assert offline.locator("section.status .inferred").inner_text() == (
-        "Searched in the rulebook in the question's language: Cardfight!! Vanguard"
+        f"Searched in {why}: Cardfight!! Vanguard"
     )
     games = {t.split(" · ")[0] for t in offline.locator("li.hit .cite").all_inner_texts()}
     assert games == {"Cardfight!! Vanguard"}, games
