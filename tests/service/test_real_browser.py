@@ -78,3 +78,26 @@ def test_a_long_clause_heading_wraps_on_a_phone(browser, real_base_url, path) ->
         assert number.evaluate("e => e.getClientRects().length") == 1  # one line box: unbroken
     assert page.errors == []
     context.close()
+
+
+def test_a_pipe_table_is_laid_out_online_and_offline(browser, real_base_url) -> None:
+    """Vanguard chapter 4 prints its zones as a pipe table: rows and cells on the page, no
+    rule line, online and in the offline copy alike."""
+    context = browser.new_context(viewport=PHONE, base_url=real_base_url)
+    page = watch_errors(context.new_page())
+    page.goto("/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_selector(".offline-copy.ready .offline-status", timeout=60_000)
+    cells = []
+    for offline in (False, True):
+        context.set_offline(offline)
+        page.goto("/rules/vanguard/4")
+        if offline:
+            page.wait_for_selector(".offline-note")
+        rows = page.locator("p.text .tbl .tr")
+        cells.append([r.locator(".td").all_inner_texts() for r in rows.all()])
+        assert "|---" not in page.locator("p.text").first.inner_text()
+    assert cells[0] == cells[1]
+    assert cells[0][0] == ["① Zon Dek", "⑥ Zon Luka"] and len(cells[0]) == 5
+    assert page.errors == []
+    context.close()

@@ -71,8 +71,27 @@
   }
 
   // Clause text with the numbers it cites linked (first occurrence of each) and terms marked.
+  // A pipe table the book prints, laid out as rows and cells (markup.py render_text).
+  var TABLE = /(?:^[ \t]*\|.*\|[ \t]*(?:\n|$))+/gm;
+  function tableText(text, lang) {
+    var p = el("p", { "class": "text", lang: lang }), pos = 0, m;
+    TABLE.lastIndex = 0;
+    while ((m = TABLE.exec(text)) !== null) {
+      p.appendChild(document.createTextNode(text.slice(pos, m.index)));
+      p.appendChild(el("span", { "class": "tbl" }, m[0].split("\n").map(function (line) {
+        var cells = line.trim().slice(1, -1).split("|").map(function (c) { return c.trim(); });
+        if (/^[\s|:\-]*$/.test(line) || !cells.some(Boolean)) { return null; }
+        return el("span", { "class": "tr" }, cells.map(function (c) { return el("span", { "class": "td" }, [c]); }));
+      })));
+      pos = m.index + m[0].length;
+    }
+    p.appendChild(document.createTextNode(text.slice(pos)));
+    return p;
+  }
+
   function richText(rules, i, refs, marks) {
     var text = rules.text(i), spans = [];
+    if (/^[ \t]*\|.*\|[ \t]*$/m.test(text)) { return tableText(text, rules.doc(i).lang); }
     refs.forEach(function (r) {
       if (r[1] < 0 || !r[2].trim()) { return; }
       var esc = r[2].replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
