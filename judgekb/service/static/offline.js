@@ -389,19 +389,19 @@
     window.addEventListener("popstate", function () { chrome(); draw(route(rules)); });
   }
 
+  // The network back: the full site again (search by meaning, rulings, editions), in the
+  // language chosen offline (the server keeps it from then on), with or without a copy here.
+  window.addEventListener("online", function () {
+    if (!navigator.onLine) { return; }
+    var u = new URL(location.href);
+    if (!u.searchParams.has("lang")) { u.searchParams.set("lang", document.documentElement.lang); }
+    location.replace(u.toString());
+  });
   chrome();
   var ready = loadBundle().then(function (bundle) {
     var rules = new R.Rules(bundle, window.MiniSearch);
     draw(route(rules));
     stayHere(rules);
-    // the network is back: the full site again (search by meaning, rulings, editions), in
-    // the language chosen offline (the server keeps it from then on)
-    window.addEventListener("online", function () {
-      if (!navigator.onLine) { return; }
-      var u = new URL(location.href);
-      if (!u.searchParams.has("lang")) { u.searchParams.set("lang", document.documentElement.lang); }
-      location.replace(u.toString());
-    });
     rules.warm();  // the keyword index, in steps, while the judge reads or types
     return rules;
   }, function (err) {
