@@ -129,6 +129,11 @@ class Searcher:
             return order
         return lead_first(order, fused, plan.game_prior, self.fusion)
 
+    def _scored(self, plan: QueryPlan) -> tuple[RawScores, np.ndarray]:
+        """The plan's raw scores and their fusion."""
+        raw = self.scores(plan, plan.request.mode)
+        return raw, self.rank(plan, raw)
+
     def rank(self, plan: QueryPlan, raw: RawScores) -> np.ndarray:
         mode = plan.request.mode
         if mode == "bm25":
@@ -169,15 +174,13 @@ class Searcher:
                 hits.append(self.hits.make(row, score, via, terms))
                 firm += not (via == "search" and self.index.doc_kind_of_row[row] == "amendment")
 
-        raw: RawScores | None = None
-        fused = np.zeros(0)
+        scored: tuple[RawScores, np.ndarray] | None = None
         if plan.ambiguous_games and not plan.bare:
             # A number several games print, asked about in a sentence ("Bahagian 11.1.1.1 CR —
             # kalau loop tu tak ada sape boleh stop, game jadi seri"): each game's clause is
             # still listed first, the one the sentence is about before the others.
-            raw = self.scores(plan, request.mode)
-            fused = self.rank(plan, raw)
-            plan.lookups.sort(key=lambda lookup: -float(fused[lookup[0]]))
+            scored = self._scored(plan)
+            plan.lookups.sort(key=lambda lookup: -float(scored[1][lookup[0]]))
         for row, via in plan.lookups:
             add(row, 1.0, via)
         if plan.lookups and not plan.ambiguous_games:
@@ -193,9 +196,8 @@ class Searcher:
                 near = self._near(plan)
                 raw = self._related(near)
                 fused = self.rank(near, raw)
-            elif raw is None:
-                raw = self.scores(plan, request.mode)
-                fused = self.rank(plan, raw)
+            else:
+                raw, fused = scored or self._scored(plan)
             qv = raw.qv
             best = np.argsort(-fused, kind="stable")[: limit + len(seen) + 1]
             order = [int(i) for i in best if np.isfinite(fused[i])]

@@ -17,6 +17,12 @@ _ASCII_WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 '\-]*$")
 PREVIEW_CHARS = 240
 
 
+# A table the book prints with pipes ("| ① Zon Dek | ⑥ Zon Luka |"): consecutive lines
+# of cells; a rule line ("|---|---|") only draws.
+_TABLE_RE = re.compile(r"(?:^[ \t]*\|.*\|[ \t]*(?:\n|$))+", re.M)
+_RULE_ROW_RE = re.compile(r"^[\s|:\-]*$")
+
+
 def preview(text: str, n: int = PREVIEW_CHARS) -> str:
     """The first ``n`` characters of a clause on one line, cut at a space when one is near
     (a pipe table's cells separated by " · ", its rule lines left out)."""
@@ -151,12 +157,6 @@ def _wrap(piece: str, span: _Span) -> str:
             f'data-preview="{escape(t.preview)}">{inner}</a>'
         )
     return inner
-
-
-# A table the book prints with pipes ("| ① Zon Dek | ⑥ Zon Luka |"): consecutive lines
-# of cells; a rule line ("|---|---|") only draws.
-_TABLE_RE = re.compile(r"(?:^[ \t]*\|.*\|[ \t]*(?:\n|$))+", re.M)
-_RULE_ROW_RE = re.compile(r"^[\s|:\-]*$")
 
 
 def _rows(table: str) -> list[list[str]]:

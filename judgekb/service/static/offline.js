@@ -305,7 +305,7 @@
         return el("li", {}, [el("a", { href: "/rules/" + encodeURIComponent(g) }, [rules.games[g]])]);
       }))];
     }
-    var near = nearest(rules, [{ ids: [clauseId, clauseId.replace(/\./g, "-"), clauseId.replace(/-/g, ".")] }], game);
+    var near = nearest(rules, [{ ids: [clauseId] }], game);
     var other = [clauseId.replace(/\./g, "-"), clauseId.replace(/-/g, ".")].map(function (c) { return rules.find(game, c, null); });
     near = other.filter(function (i) { return i >= 0; }).concat(near);
     return [el("h1", {}, [L.err_no_clause]), near.length ? el("p", {}, [L.did_you_mean + ": "].concat(
