@@ -391,11 +391,15 @@
 
   // The network back: the full site again (search by meaning, rulings, editions), in the
   // language chosen offline (the server keeps it from then on), with or without a copy here.
+  // Only once the server answers: an "online" event alone (one can come while still cut off)
+  // must not replace the page a judge is opening.
   window.addEventListener("online", function () {
-    if (!navigator.onLine) { return; }
-    var u = new URL(location.href);
-    if (!u.searchParams.has("lang")) { u.searchParams.set("lang", document.documentElement.lang); }
-    location.replace(u.toString());
+    fetch("/healthz", { cache: "no-store" }).then(function (r) {
+      if (!r.ok) { return; }
+      var u = new URL(location.href);
+      if (!u.searchParams.has("lang")) { u.searchParams.set("lang", document.documentElement.lang); }
+      location.replace(u.toString());
+    }, function () { /* still offline */ });
   });
   chrome();
   var ready = loadBundle().then(function (bundle) {
