@@ -24,7 +24,14 @@ Rules:
      either way;
    * changed X: X changed in place, or moved to X with its text changed;
 
-5. an entry no diff confirms is a lint finding ``changelog-unconfirmed``.
+5. an entry no diff confirms is a lint finding ``changelog-unconfirmed``;
+6. the first edition of a family in the corpus has no diff to check against, so it is
+   checked against its own clauses: a number its changelog says this version removed but the
+   edition still prints is a finding ``changelog-removed-printed`` on that clause (Gundam
+   Ver.1.1.0 removes 10-3-4 and 12-3-7 and prints both numbers: either the next clause was
+   renumbered into the place, as rule 4 allows, or the removal was not made; a judge reading
+   either aloud must know), and a number it says was added but the edition does not print is
+   ``changelog-added-missing`` on the changelog.
 """
 
 from __future__ import annotations
@@ -129,6 +136,42 @@ def check_changelog(
                         e.line,
                         f"changelog of {e.version} says {cid} was {e.action} "
                         f"({e.text[:80]}); the computed diff does not show it",
+                    )
+                )
+    return out
+
+
+def check_own_edition(
+    doc: Document, entries: Sequence[ChangelogEntry], printed: frozenset[str]
+) -> list[LintFinding]:
+    """Rule 6: entries of ``doc``'s own version that its printed clause numbers contradict."""
+    out = []
+    for e in entries:
+        if not same_version(e.version, doc.version) or e.action == "changed":
+            continue
+        for cid in e.clause_ids:
+            if e.action == "removed" and cid in printed:
+                out.append(
+                    LintFinding(
+                        doc.doc_id,
+                        "changelog-removed-printed",
+                        cid,
+                        e.line,
+                        f"changelog of {e.version} says {cid} was removed ({e.text[:80]}), "
+                        "but this edition prints that number (renumbered, or not removed)",
+                        (("version", e.version), ("entry", e.text)),
+                    )
+                )
+            elif e.action == "added" and cid not in printed:
+                out.append(
+                    LintFinding(
+                        doc.doc_id,
+                        "changelog-added-missing",
+                        CHANGELOG_ID,
+                        e.line,
+                        f"changelog of {e.version} says {cid} was added ({e.text[:80]}), "
+                        "but this edition does not print it",
+                        (("version", e.version), ("cited", cid)),
                     )
                 )
     return out

@@ -8,7 +8,8 @@ For each family (:func:`editions.families`), oldest edition first:
    every edition's copy of one rule shares a key, whatever it is numbered;
 3. each edition's printed changelog (manifest ``changelog`` words, inherited by the editions
    of a family that do not give their own) is parsed and checked against the diff from the
-   edition before (:mod:`judgekb.corpus.changelog`).
+   edition before, or, for the first edition, against its own clause numbers
+   (:mod:`judgekb.corpus.changelog`).
 
 The result goes into the clause store (:mod:`judgekb.corpus.edition_store`).
 """
@@ -26,6 +27,7 @@ from judgekb.corpus.changelog import (
     DiffIds,
     changelog_clause,
     check_changelog,
+    check_own_edition,
     parse_changelog,
 )
 from judgekb.corpus.editions import families
@@ -88,7 +90,10 @@ def _check_changelogs(
         numbering = manifest.numbering[doc.doc_id]
         entries = parse_changelog(doc, node, words, numbering)
         out.changelog += entries
-        if prev is not None:
+        if prev is None:
+            printed = frozenset(c.clause_id for c in parsed[doc.doc_id].clauses)
+            out.findings += check_own_edition(doc, entries, printed)
+        else:
             ids = diff_ids(steps[doc.doc_id].pairs, parsed[prev.doc_id].clauses, numbering)
             out.findings += check_changelog(doc, entries, ids)
 

@@ -496,6 +496,12 @@ NOTES: dict[str, dict[str, str]] = {
         "duplicate": "The book prints this number twice; the first printing is shown.",
         "changelog-unconfirmed": "The book's changelog names this clause, but no change "
         "between the editions confirms it.",
+        "changelog-removed-printed": "The book's changelog says {version} removed a clause "
+        "numbered like this one, yet the book prints this number: either the next clause was "
+        "renumbered into its place or the removal was not made. Check the publisher's current "
+        "rules before applying it.",
+        "changelog-added-missing": "The book's changelog says {version} added {cited}, but the "
+        "book does not print it.",
         "repaired": "Extraction damage in this text was repaired; the original is shown with it.",
         "corrected": "OCR errors in this text were corrected from a reviewed table; the "
         "original is shown with it.",
@@ -510,6 +516,11 @@ NOTES: dict[str, dict[str, str]] = {
         "rendering-missing": "ต้นฉบับหนึ่งไม่มีข้อนี้ ข้อความที่แสดงซ่อมจากอีกต้นฉบับหนึ่ง",
         "duplicate": "ในกฎพิมพ์เลขข้อนี้ซ้ำสองครั้ง แสดงข้อที่พิมพ์ครั้งแรก",
         "changelog-unconfirmed": "บันทึกการเปลี่ยนแปลงของกฎระบุถึงข้อนี้ แต่ไม่พบการเปลี่ยนแปลงระหว่างฉบับที่ยืนยันได้",
+        "changelog-removed-printed": "บันทึกการเปลี่ยนแปลงของกฎระบุว่า {version} ลบข้อที่มีเลขนี้ "
+        "แต่ในกฎยังพิมพ์เลขข้อนี้อยู่ อาจเป็นข้อถัดไปที่ถูกเลื่อนเลขขึ้นมา หรืออาจยังไม่ได้ลบจริง "
+        "โปรดตรวจสอบกฎฉบับปัจจุบันของผู้จัดจำหน่ายก่อนใช้ข้อนี้",
+        "changelog-added-missing": "บันทึกการเปลี่ยนแปลงของกฎระบุว่า {version} เพิ่มข้อ {cited} "
+        "แต่ในกฎไม่มีข้อนี้",
         "repaired": "ข้อความนี้ได้รับการซ่อมจากความเสียหายในการแปลงไฟล์ และแสดงต้นฉบับไว้ด้วย",
         "corrected": "ข้อความนี้แก้คำที่ OCR ผิดตามตารางที่ตรวจแล้ว และแสดงต้นฉบับไว้ด้วย",
     },
@@ -527,6 +538,12 @@ NOTES: dict[str, dict[str, str]] = {
         "duplicate": "Buku mencetak nombor ini dua kali; cetakan pertama ditunjukkan.",
         "changelog-unconfirmed": "Log perubahan buku menamakan peraturan ini, tetapi tiada "
         "perubahan antara edisi yang mengesahkannya.",
+        "changelog-removed-printed": "Log perubahan buku mengatakan {version} membuang "
+        "peraturan bernombor ini, tetapi buku masih mencetak nombor ini: sama ada peraturan "
+        "berikutnya dinomborkan semula ke tempatnya atau ia tidak dibuang. Semak peraturan "
+        "terkini penerbit sebelum menggunakannya.",
+        "changelog-added-missing": "Log perubahan buku mengatakan {version} menambah {cited}, "
+        "tetapi buku tidak mencetaknya.",
         "repaired": "Kerosakan pengekstrakan dalam teks ini telah dibaiki; teks asal "
         "ditunjukkan bersamanya.",
         "corrected": "Ralat OCR dalam teks ini telah dibetulkan daripada jadual yang disemak; "

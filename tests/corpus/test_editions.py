@@ -204,3 +204,27 @@ def test_gundam_changelog_is_checked_against_the_diff(tmp_path, keep_7552):
     ]
     findings = [(f.doc_id, f.code, f.clause_id) for f in built.findings if "changelog" in f.code]
     assert findings == ([("g110", "changelog-unconfirmed", "7-5-5-2")] if keep_7552 else [])
+
+
+def test_first_edition_is_checked_against_its_own_changelog(tmp_path):
+    """Ver.1.1.0 alone: its changelog removes 10-3-4 and 12-3-7 and it prints both numbers
+    (renumbered or never removed: without the edition before, the book cannot say which)."""
+    eds = [("g110", "Ver.1.1.0", "2025-07-24", gundam_clean())]
+    path = write_editions(tmp_path, eds, doc_game=("g", "gundam", "dashed"), changelog=True)
+    built = collect_corpus(load_manifest(path))
+    findings = [(f.code, f.clause_id) for f in built.findings if "changelog" in f.code]
+    assert findings == [
+        ("changelog-removed-printed", "10-3-4"),
+        ("changelog-removed-printed", "12-3-7"),
+    ]
+    removed = next(f for f in built.findings if f.code == "changelog-removed-printed")
+    assert dict(removed.params)["version"] == "Ver.1.1.0"
+
+
+def test_own_changelog_reports_an_added_number_the_book_lacks(tmp_path):
+    book = Book(gundam_clean(), GUNDAM_START).delete("7-5-5-2")
+    eds = [("g110", "Ver.1.1.0", "2025-07-24", book.text)]
+    path = write_editions(tmp_path, eds, doc_game=("g", "gundam", "dashed"), changelog=True)
+    built = collect_corpus(load_manifest(path))
+    missing = [f for f in built.findings if f.code == "changelog-added-missing"]
+    assert [dict(f.params)["cited"] for f in missing] == ["7-5-5-2"]

@@ -217,3 +217,18 @@ def test_a_number_no_book_prints_offers_the_nearest_ones(real_client) -> None:
     assert "Gundam" not in nearest and "Vanguard" not in nearest
     html = real_client.get("/search", params={"q": "peraturan 99.1.1"}).text
     assert "No rulebook prints" not in html  # no book's numbers begin with 99
+
+
+def test_a_number_the_books_changelog_removed_carries_a_note(real_client) -> None:
+    """Gundam Ver.1.1.0's changelog removes 10-3-4 and still prints that number: the clause
+    page and the card say so, in the judge's language."""
+    page = real_client.get("/rules/gundam/10-3-4", params={"lang": "th"}).text
+    assert "บันทึกการเปลี่ยนแปลงของกฎระบุว่า Ver.1.1.0 ลบข้อที่มีเลขนี้" in page
+    card = real_client.get("/api/answer", params={"q": "10-3-4", "game": "gundam"}).json()
+    assert "changelog-removed-printed" in [n["kind"] for n in card["answer"]["notes"]]
+    assert not any(
+        n["kind"].startswith("changelog")
+        for n in real_client.get("/api/answer", params={"q": "10-3-3", "game": "gundam"}).json()[
+            "answer"
+        ]["notes"]
+    )
