@@ -101,3 +101,24 @@ def test_a_pipe_table_is_laid_out_online_and_offline(browser, real_base_url) -> 
     assert cells[0][0] == ["① Zon Dek", "⑥ Zon Luka"] and len(cells[0]) == 5
     assert page.errors == []
     context.close()
+
+
+def test_a_number_several_games_print_asks_which_game_offline(browser, real_base_url) -> None:
+    """The real offline copy: "1-2-2-1" with no game chosen lists that clause of each game
+    that prints it (the dotted form is Vanguard's) instead of opening one; with a game chosen
+    it opens that game's clause."""
+    context = browser.new_context(viewport=PHONE, base_url=real_base_url)
+    page = watch_errors(context.new_page())
+    page.goto("/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_selector(".offline-copy.ready .offline-status", timeout=60_000)
+    context.set_offline(True)
+    page.goto("/search?q=1-2-2-1&game=")
+    page.wait_for_selector(".offline-note")
+    status = page.locator("section.status")
+    hrefs = [a.get_attribute("href") for a in status.locator("ul a").all()]
+    assert hrefs == ["/rules/gundam/1-2-2-1", "/rules/one-piece/1-2-2-1", "/rules/vanguard/1.2.2.1"]
+    page.goto("/search?q=1-2-2-1&game=one-piece")
+    page.wait_for_url("**/rules/one-piece/1-2-2-1**")
+    assert page.errors == []
+    context.close()
