@@ -10,7 +10,9 @@ Codes (the parser adds ``duplicate``, ``truncated`` and ``rendering-missing`` it
   run of tree positions in print order; each rendering of a twice-printed book on its own);
 * ``missing-ref`` — a reference to a clause that does not exist (SM glossary cites 610.11.3);
 * ``ref-title-mismatch`` — the words around a reference name a sibling's heading better than
-  the target's (Vanguard 17.4.2 cites (13.6) while naming 13.5 "Proses Pengurusan Kelukaan").
+  the target's (Vanguard 17.4.2 cites (13.6) while naming 13.5 "Proses Pengurusan Kelukaan");
+* ``misplaced-text`` — an example or a figure legend printed under a clause it does not belong
+  to (:mod:`judgekb.corpus.misplaced`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+from judgekb.corpus.misplaced import find_misplaced
 from judgekb.corpus.model import Clause, CrossRef, LintFinding, ParsedDocument
 from judgekb.corpus.refs import Resolver
 
@@ -44,6 +47,7 @@ def lint_document(parsed: ParsedDocument, refs: Sequence[CrossRef]) -> list[Lint
         *find_out_of_order(doc_id, clauses),
         *find_missing_refs(doc_id, refs, {c.clause_id: c for c in parsed.clauses}),
         *find_title_mismatches(doc_id, refs, parsed.clauses),
+        *find_misplaced(doc_id, parsed.clauses),
     ]
 
 

@@ -500,6 +500,9 @@ NOTES: dict[str, dict[str, str]] = {
         "numbered like this one, yet the book prints this number: either the next clause was "
         "renumbered into its place or the removal was not made. Check the publisher's current "
         "rules before applying it.",
+        "misplaced-text": "The book prints text under this clause that probably belongs to "
+        "{home_named}: “{start}…”. It is shown as printed; do not read it as part of this "
+        "clause.",
         "changelog-added-missing": "The book's changelog says {version} added {cited}, but the "
         "book does not print it.",
         "repaired": "Extraction damage in this text was repaired; the original is shown with it.",
@@ -519,6 +522,8 @@ NOTES: dict[str, dict[str, str]] = {
         "changelog-removed-printed": "บันทึกการเปลี่ยนแปลงของกฎระบุว่า {version} ลบข้อที่มีเลขนี้ "
         "แต่ในกฎยังพิมพ์เลขข้อนี้อยู่ อาจเป็นข้อถัดไปที่ถูกเลื่อนเลขขึ้นมา หรืออาจยังไม่ได้ลบจริง "
         "โปรดตรวจสอบกฎฉบับปัจจุบันของผู้จัดจำหน่ายก่อนใช้ข้อนี้",
+        "misplaced-text": "ในกฎพิมพ์ข้อความใต้ข้อนี้ที่น่าจะเป็นของ {home_named}: “{start}…” "
+        "แสดงไว้ตามที่พิมพ์ อย่าอ่านเป็นส่วนหนึ่งของข้อนี้",
         "changelog-added-missing": "บันทึกการเปลี่ยนแปลงของกฎระบุว่า {version} เพิ่มข้อ {cited} "
         "แต่ในกฎไม่มีข้อนี้",
         "repaired": "ข้อความนี้ได้รับการซ่อมจากความเสียหายในการแปลงไฟล์ และแสดงต้นฉบับไว้ด้วย",
@@ -542,6 +547,9 @@ NOTES: dict[str, dict[str, str]] = {
         "peraturan bernombor ini, tetapi buku masih mencetak nombor ini: sama ada peraturan "
         "berikutnya dinomborkan semula ke tempatnya atau ia tidak dibuang. Semak peraturan "
         "terkini penerbit sebelum menggunakannya.",
+        "misplaced-text": "Buku mencetak teks di bawah peraturan ini yang mungkin milik "
+        "{home_named}: “{start}…”. Ia ditunjukkan seperti dicetak; jangan bacakannya sebagai "
+        "sebahagian daripada peraturan ini.",
         "changelog-added-missing": "Log perubahan buku mengatakan {version} menambah {cited}, "
         "tetapi buku tidak mencetaknya.",
         "repaired": "Kerosakan pengekstrakan dalam teks ini telah dibaiki; teks asal "

@@ -55,6 +55,9 @@ def test_real_vanguard_findings():
         ("ref-title-mismatch", "2.9.2.2", 160),
         ("ref-title-mismatch", "5.1.3.1", 368),
         ("ref-title-mismatch", "17.4.2", 1439),
+        # the card diagram's legend (① Nama …) before Bahagian 2, and 17.1.1.2's loop example
+        ("misplaced-text", "1.3.7.4", 67),
+        ("misplaced-text", "16.5.3", 1416),
     ]
     refs = extract_refs(parsed.document, parsed.clauses)
     (msg,) = [f.message for f in lint_document(parsed, refs) if f.clause_id == "17.4.2"]
@@ -62,6 +65,9 @@ def test_real_vanguard_findings():
         "17.4.2 cites 13.6 ('Proses Penyelesaian Kelukaan') but its words name "
         "13.5 ('Proses Pengurusan Kelukaan')"
     )
+    homes = {f.clause_id: dict(f.params)["home"] for f in lint_document(parsed, refs)
+             if f.code == "misplaced-text"}  # fmt: skip
+    assert homes == {"1.3.7.4": "2", "16.5.3": "17.1.1.2"}
 
 
 def test_real_summoner_master_and_one_piece_findings():
@@ -70,3 +76,22 @@ def test_real_summoner_master_and_one_piece_findings():
     ]
     assert lint(parsed_without_repair("op-cr")) == [("misprint", "4-2-1-1", 216)]
     assert lint(parsed_without_repair("gundam-cr")) == []
+
+
+def test_an_example_moved_under_another_rule_is_found_with_its_home():
+    """The examples the book prints under their own rules stay unflagged (Vanguard prints 26;
+    only 16.5.3's loop example is flagged, above); 1.3.7.2's example moved under a token rule
+    is found, and 1.3.7.2 named as its home."""
+    from dataclasses import replace
+
+    from judgekb.corpus.misplaced import find_misplaced
+
+    clauses = list(parsed_without_repair("vg-cr").clauses)
+    assert [f.clause_id for f in find_misplaced("vg-cr", clauses)] == ["1.3.7.4", "16.5.3"]
+    at = {c.clause_id: n for n, c in enumerate(clauses)}
+    src, dst = clauses[at["1.3.7.2"]], clauses[at["15.1.2.3.1"]]
+    own, example = src.text.split("\n")
+    clauses[at["1.3.7.2"]] = replace(src, text=own)
+    clauses[at["15.1.2.3.1"]] = replace(dst, text=dst.text.split("\n")[0] + "\n" + example)
+    homes = {f.clause_id: dict(f.params)["home"] for f in find_misplaced("vg-cr", clauses)}
+    assert homes == {"1.3.7.4": "2", "16.5.3": "17.1.1.2", "15.1.2.3.1": "1.3.7.2"}

@@ -232,3 +232,14 @@ def test_a_number_the_books_changelog_removed_carries_a_note(real_client) -> Non
             "answer"
         ]["notes"]
     )
+
+
+def test_text_printed_under_the_wrong_clause_is_said_on_the_card_and_page(real_client) -> None:
+    """Vanguard prints 17.1.1.2's loop example under 16.5.3 (Scout): shown as printed, with a
+    note naming where it belongs, so nobody reads it aloud as the Scout rule."""
+    card = real_client.get("/api/answer", params={"q": "16.5.3", "game": "vanguard"}).json()
+    (note,) = [n for n in card["answer"]["notes"] if n["kind"] == "misplaced-text"]
+    assert "§17.1.1.2" in note["message"]
+    assert "digelung" in card["answer"]["text"]  # verbatim: nothing moved or cut
+    page = real_client.get("/rules/vanguard/1.3.7.4", params={"lang": "ms"}).text
+    assert "mungkin milik §2 Maklumat Kad" in page
