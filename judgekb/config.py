@@ -67,7 +67,10 @@ class Settings(BaseSettings):
         "database for other replicas' changes.",
     )
     login_max_failures: int = Field(
-        5, description="Failed logins per account within login_window_seconds before refusal."
+        5,
+        description="Failed logins per account from one client address within "
+        "login_window_seconds before that address is refused for the account (from all "
+        "addresses together: 4 x this).",
     )
     login_max_failures_per_address: int = Field(
         20, description="Failed logins per client address within the window before refusal."

@@ -51,9 +51,17 @@ def _user(row: object) -> User:
 
 @dataclass(frozen=True)
 class Throttle:
+    """Failed logins allowed within ``window_seconds``: ``max_per_account`` for one account
+    from one address; ``max_per_address`` from one address, whatever the names; and
+    ``ACCOUNT_SPREAD`` x ``max_per_account`` for one account from all addresses together. So
+    someone guessing a judge's password from one place locks out that place only: the judge
+    still signs in from the venue until guesses come from several addresses at once."""
+
     max_per_account: int = 5
     max_per_address: int = 20
     window_seconds: int = 900
+
+    ACCOUNT_SPREAD = 4
 
 
 @dataclass(frozen=True)
@@ -191,7 +199,11 @@ class Accounts:
                     expires_at=_iso(now + timedelta(hours=self.session_hours)),
                 )
             )
-            conn.execute(delete(login_failures).where(login_failures.c.name == name))
+            conn.execute(  # a success forgives its own address's misses, not a guesser's
+                delete(login_failures).where(
+                    login_failures.c.name == name, login_failures.c.address == address
+                )
+            )
             audit.record(conn, who, "login", f"user:{name}")
         return sid, Session(_user(row), csrf)
 
@@ -199,8 +211,11 @@ class Accounts:
         t = self.throttle
         since = _iso(datetime.now(UTC) - timedelta(seconds=t.window_seconds))
         with self.db.read() as conn:
-            by_name, by_addr = conn.execute(
+            by_pair, by_name, by_addr = conn.execute(
                 select(
+                    func.count().filter(
+                        and_(login_failures.c.name == name, login_failures.c.address == address)
+                    ),
                     func.count().filter(login_failures.c.name == name),
                     func.count().filter(login_failures.c.address == address),
                 ).where(
@@ -208,7 +223,11 @@ class Accounts:
                     or_(login_failures.c.name == name, login_failures.c.address == address),
                 )
             ).one()
-        if by_name >= t.max_per_account or by_addr >= t.max_per_address:
+        if (
+            by_pair >= t.max_per_account
+            or by_name >= t.ACCOUNT_SPREAD * t.max_per_account
+            or by_addr >= t.max_per_address
+        ):
             raise TooManyAttempts(
                 f"too many failed logins; wait {t.window_seconds // 60} minutes and try again",
                 t.window_seconds,

@@ -67,3 +67,24 @@ def test_enabling_a_disabled_account_again_signs_no_one_back_in(kb) -> None:
     with pytest.raises(Unauthorized):
         acc.session(sid)  # the session was ended, not only paused
     assert acc.session(acc.login("jane", PASSWORD, "10.1.1.2")[0]).user.name == "jane"
+
+
+def test_guessing_a_password_from_one_address_locks_out_that_address_only(kb) -> None:
+    """Five wrong passwords for hugo from one address refuse hugo there (even the right
+    password); hugo still signs in from the venue's address, until guesses for hugo come
+    from several addresses: 4 x 5 in all."""
+    from judgekb.errors import TooManyAttempts
+
+    acc = kb.accounts
+    acc.add_user("hugo", "judge", PASSWORD, CLI_ACTOR)
+    for _ in range(5):
+        with pytest.raises(Unauthorized):
+            acc.login("hugo", "wrong password!", "203.0.113.9")
+    with pytest.raises(TooManyAttempts):
+        acc.login("hugo", PASSWORD, "203.0.113.9")
+    acc.logout(acc.login("hugo", PASSWORD, "10.1.1.1")[0], CLI_ACTOR)  # the venue: fine
+    for n in range(15):  # guesses spread over more addresses: 20 failures for hugo in all
+        with pytest.raises(Unauthorized):
+            acc.login("hugo", "wrong password!", f"198.51.100.{n % 3}")
+    with pytest.raises(TooManyAttempts):
+        acc.login("hugo", PASSWORD, "10.1.1.1")
