@@ -200,10 +200,12 @@ class Planner:
             if self._game_probs(plan)[game] >= MIN_TERMS_PROB:
                 return GameEvidence(game, "terms", tuple(words))
             return None
-        # Otherwise, when only one game's books are in the question's language, that game.
+        # Otherwise, when only one game's books are in the question's language, that game,
+        # unless the question reads like another game's (a Malay judge of One Piece: "leader
+        # kena damage life 0 kalah ke"): then the soft prior decides, as for a game's word.
         if plan.lang in ("ms", "th") and not evidence:
             same = [g for g, langs in self.game_langs.items() if plan.lang in langs]
-            if len(same) == 1:
+            if len(same) == 1 and self._game_probs(plan)[same[0]] >= MIN_TERMS_PROB:
                 return GameEvidence(same[0], "language", (plan.lang,))
         return None
 

@@ -243,3 +243,13 @@ def test_text_printed_under_the_wrong_clause_is_said_on_the_card_and_page(real_c
     assert "digelung" in card["answer"]["text"]  # verbatim: nothing moved or cut
     page = real_client.get("/rules/vanguard/1.3.7.4", params={"lang": "ms"}).text
     assert "mungkin milik §2 Maklumat Kad" in page
+
+
+def test_a_malay_question_about_another_game_is_not_scoped_to_the_malay_book(real_client):
+    """Only Vanguard's book is Malay, but a Malaysian One Piece judge asks in Malay too: when
+    the question reads like another game's, the language does not scope the search."""
+    body = real_client.get("/api/search", params={"q": "leader kena damage life 0 kalah ke"}).json()
+    assert (body.get("inferred_game") or {}).get("reason") != "language"
+    assert body["results"][0]["game"] == "one-piece"
+    malay = real_client.get("/api/search", params={"q": "kalau deck habis masa draw kalah ke"})
+    assert malay.json()["inferred_game"]["reason"] == "language"  # a Vanguard question still is
