@@ -288,9 +288,11 @@ class Searcher:
         self, plan: QueryPlan, raw: RawScores, fused: np.ndarray, order: list[int]
     ) -> SearchSignals:
         words = content_words(plan.search_text)
-        known = sum(self._known(w, plan.pq.lang) for w in words) / len(words) if words else 0.0
+        share = len(words) or 1
+        known = sum(self._known(w, plan.pq.lang) for w in words) / share
+        terms = sum(bool(self.planner.expansion(w, plan.pq.lang, None)) for w in words) / share
         if not order:
-            return SearchSignals(0.0, 0.0, 0.0, known, len(words))
+            return SearchSignals(0.0, 0.0, 0.0, known, len(words), term_share=terms)
         dense, bm = raw.dense, raw.bm25
         top = order[0]
         second = float(fused[order[1]]) if len(order) > 1 else 0.0
@@ -311,6 +313,7 @@ class Searcher:
             agree / 2,
             float(raw.questions[top]),
             float(q.max()) if q.size else 0.0,
+            terms,
         )
 
     def _known(self, word: str, script: str) -> bool:

@@ -253,3 +253,16 @@ def test_a_malay_question_about_another_game_is_not_scoped_to_the_malay_book(rea
     assert body["results"][0]["game"] == "one-piece"
     malay = real_client.get("/api/search", params={"q": "kalau deck habis masa draw kalah ke"})
     assert malay.json()["inferred_game"]["reason"] == "language"  # a Vanguard question still is
+
+
+@pytest.mark.parametrize("q", ["guard grade", "what is a guardian", "bila boleh intercept"])
+def test_a_terse_question_of_game_terms_is_never_no_clear_match(real_client, q) -> None:
+    body = real_client.get("/api/answer", params={"q": q, "game": "vanguard"}).json()
+    assert body["confidence"] == "low" and body["answer"] is not None
+    html = real_client.get("/search", params={"q": q, "game": "vanguard"}).text
+    assert "No clear match" not in html
+
+
+def test_nonsense_in_a_chosen_game_is_still_no_clear_match(real_client) -> None:
+    body = real_client.get("/api/answer", params={"q": "qwerty zxcv", "game": "vanguard"}).json()
+    assert body["confidence"] == "none" and body["answer"] is None
