@@ -100,7 +100,11 @@ def _related(a: str, b: str) -> bool:
 def _finding(
     doc_id: str, c: Clause, first_line: str, home: str, by_id: dict[str, Clause]
 ) -> LintFinding:
-    quote = " ".join(first_line.split())[:QUOTE_CHARS]
+    words = first_line.split()
+    quote = " ".join(words)
+    while len(quote) > QUOTE_CHARS and len(words) > 1:  # cut between words, never inside one
+        words.pop()
+        quote = " ".join(words)
     title = by_id[home].title if home in by_id else ""
     return LintFinding(
         doc_id,

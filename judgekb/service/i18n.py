@@ -496,10 +496,10 @@ NOTES: dict[str, dict[str, str]] = {
         "duplicate": "The book prints this number twice; the first printing is shown.",
         "changelog-unconfirmed": "The book's changelog names this clause, but no change "
         "between the editions confirms it.",
-        "changelog-removed-printed": "The book's changelog says {version} removed a clause "
-        "numbered like this one, yet the book prints this number: either the next clause was "
-        "renumbered into its place or the removal was not made. Check the publisher's current "
-        "rules before applying it.",
+        "changelog-removed-printed": "The book's changelog for {version} says “{entry}”, yet "
+        "the book still prints this number: either the next clause was renumbered into its "
+        "place (then this text is current) or the removal was not made. The book cannot tell "
+        "which; the head judge decides whether it applies.",
         "misplaced-text": "The book prints text under this clause that probably belongs to "
         "{home_named}: “{start}…”. It is shown as printed; do not read it as part of this "
         "clause.",
@@ -519,9 +519,9 @@ NOTES: dict[str, dict[str, str]] = {
         "rendering-missing": "ต้นฉบับหนึ่งไม่มีข้อนี้ ข้อความที่แสดงซ่อมจากอีกต้นฉบับหนึ่ง",
         "duplicate": "ในกฎพิมพ์เลขข้อนี้ซ้ำสองครั้ง แสดงข้อที่พิมพ์ครั้งแรก",
         "changelog-unconfirmed": "บันทึกการเปลี่ยนแปลงของกฎระบุถึงข้อนี้ แต่ไม่พบการเปลี่ยนแปลงระหว่างฉบับที่ยืนยันได้",
-        "changelog-removed-printed": "บันทึกการเปลี่ยนแปลงของกฎระบุว่า {version} ลบข้อที่มีเลขนี้ "
-        "แต่ในกฎยังพิมพ์เลขข้อนี้อยู่ อาจเป็นข้อถัดไปที่ถูกเลื่อนเลขขึ้นมา หรืออาจยังไม่ได้ลบจริง "
-        "โปรดตรวจสอบกฎฉบับปัจจุบันของผู้จัดจำหน่ายก่อนใช้ข้อนี้",
+        "changelog-removed-printed": "บันทึกการเปลี่ยนแปลงของกฎ {version} ระบุว่า “{entry}” "
+        "แต่ในกฎยังพิมพ์เลขข้อนี้อยู่ อาจเป็นข้อถัดไปที่ถูกเลื่อนเลขขึ้นมา (ข้อความนี้จึงยังใช้อยู่) "
+        "หรืออาจยังไม่ได้ลบจริง ตัวกฎเองไม่ได้บอกว่าแบบไหน หัวหน้ากรรมการเป็นผู้ตัดสินว่าใช้ข้อนี้หรือไม่",
         "misplaced-text": "ในกฎพิมพ์ข้อความใต้ข้อนี้ที่น่าจะเป็นของ {home_named}: “{start}…” "
         "แสดงไว้ตามที่พิมพ์ อย่าอ่านเป็นส่วนหนึ่งของข้อนี้",
         "changelog-added-missing": "บันทึกการเปลี่ยนแปลงของกฎระบุว่า {version} เพิ่มข้อ {cited} "
@@ -543,13 +543,13 @@ NOTES: dict[str, dict[str, str]] = {
         "duplicate": "Buku mencetak nombor ini dua kali; cetakan pertama ditunjukkan.",
         "changelog-unconfirmed": "Log perubahan buku menamakan peraturan ini, tetapi tiada "
         "perubahan antara edisi yang mengesahkannya.",
-        "changelog-removed-printed": "Log perubahan buku mengatakan {version} membuang "
-        "peraturan bernombor ini, tetapi buku masih mencetak nombor ini: sama ada peraturan "
-        "berikutnya dinomborkan semula ke tempatnya atau ia tidak dibuang. Semak peraturan "
-        "terkini penerbit sebelum menggunakannya.",
+        "changelog-removed-printed": "Log perubahan buku bagi {version} menyatakan “{entry}”, "
+        "tetapi buku masih mencetak nombor ini: sama ada peraturan berikutnya dinomborkan "
+        "semula ke tempatnya (maka teks ini masih terpakai) atau ia tidak dibuang. Buku tidak "
+        "menyatakan yang mana; ketua hakim memutuskan sama ada ia terpakai.",
         "misplaced-text": "Buku mencetak teks di bawah peraturan ini yang mungkin milik "
-        "{home_named}: “{start}…”. Ia ditunjukkan seperti dicetak; jangan bacakannya sebagai "
-        "sebahagian daripada peraturan ini.",
+        "{home_named}: “{start}…”. Ia ditunjukkan seperti dicetak; jangan anggap ia sebahagian "
+        "daripada peraturan ini.",
         "changelog-added-missing": "Log perubahan buku mengatakan {version} menambah {cited}, "
         "tetapi buku tidak mencetaknya.",
         "repaired": "Kerosakan pengekstrakan dalam teks ini telah dibaiki; teks asal "

@@ -223,7 +223,7 @@ def test_a_number_the_books_changelog_removed_carries_a_note(real_client) -> Non
     """Gundam Ver.1.1.0's changelog removes 10-3-4 and still prints that number: the clause
     page and the card say so, in the judge's language."""
     page = real_client.get("/rules/gundam/10-3-4", params={"lang": "th"}).text
-    assert "บันทึกการเปลี่ยนแปลงของกฎระบุว่า Ver.1.1.0 ลบข้อที่มีเลขนี้" in page
+    assert "บันทึกการเปลี่ยนแปลงของกฎ Ver.1.1.0 ระบุว่า “ลบหัวข้อ 10-3-4." in page
     card = real_client.get("/api/answer", params={"q": "10-3-4", "game": "gundam"}).json()
     assert "changelog-removed-printed" in [n["kind"] for n in card["answer"]["notes"]]
     assert not any(
