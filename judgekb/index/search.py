@@ -355,6 +355,7 @@ def load_searcher(
     from judgekb.index.batching import BatchingEmbedder
     from judgekb.index.embedder import configured_embedder
     from judgekb.index.generation import require_current, verify
+    from judgekb.index.memory import freeze_loaded
     from judgekb.index.terms import load_default_lexicon
 
     gen = generation or require_current(settings.data_dir)
@@ -383,4 +384,5 @@ def load_searcher(
         encoder=settings.encoder,
     )
     searcher.generation = gen.id
+    freeze_loaded()  # a full collection over the index outlasted a search's deadline
     return searcher

@@ -213,6 +213,17 @@ def _render_run(text: str, matched: Sequence[str], linkers: Sequence[Linker], se
 _NUMBER_RUN = re.compile(r"\d+(?:[-.]\d+)+")
 
 
+SECTION_CHARS = 60
+
+
+def section_ref(clause_id: str, title: str = "") -> str:
+    """How a page names a clause in a link or fold: "§602.1.4"; an internal id
+    (``topic/1``, ``glossary/…``, ``appendix/…``) by its section's name instead, never the id."""
+    if "/" not in clause_id:
+        return f"§{clause_id}"
+    return preview(title, SECTION_CHARS) or clause_id.split("/", 1)[1].replace("-", " ")
+
+
 def keep_together(text: str) -> Markup:
     """``text`` as safe HTML with every clause number and date in a ``nobr`` span, so that a
     phone never breaks "§3-2-4" after a hyphen (the copied text is unchanged)."""

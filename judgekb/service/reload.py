@@ -18,6 +18,7 @@ from typing import Any
 
 from judgekb.config import Settings
 from judgekb.index.generation import Generation, current
+from judgekb.index.memory import freeze_loaded
 from judgekb.service.site import Site, load_default_searcher
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,8 @@ class GenerationWatcher:
         if kb is not None:  # rulings now cite, and are checked against, the new clause text
             kb.use_store(new.store)
         log.info("now serving generation %s (was %s)", gen.id, site.generation)
+        del site
+        freeze_loaded()  # the old generation's objects, kept frozen by the load, collected
         return gen.id
 
     def start(self, state: Any) -> None:

@@ -12,7 +12,7 @@ from starlette.responses import HTMLResponse
 
 from judgekb.service.i18n import COOKIE, LANG_NAMES, LANGS, labels, pick_lang
 from judgekb.service.kbdeps import SESSION_COOKIE
-from judgekb.service.markup import keep_together
+from judgekb.service.markup import keep_together, section_ref
 from judgekb.service.site import page_url
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[1] / "templates"
@@ -26,6 +26,7 @@ _env = Environment(
     lstrip_blocks=True,
 )
 _env.filters["keep_together"] = keep_together
+_env.filters["sect"] = section_ref
 templates = Jinja2Templates(env=_env)
 
 

@@ -36,8 +36,8 @@ LINE_CHARS = 160  # a candidate under the answer card: one line of its own text
 def node_label(clause_id: str, title: str, text: str, kind: str) -> str:
     """How a clause is named in lists and breadcrumbs: glossary by its term, others by id and
     title, cut to :data:`LABEL_CHARS` (One Piece 7-1 prints a paragraph where a title goes)."""
-    if kind == "glossary" or title.casefold() == clause_id.casefold():
-        return preview(title, LABEL_CHARS) or clause_id
+    if kind == "glossary" or "/" in clause_id or title.casefold() == clause_id.casefold():
+        return preview(title, LABEL_CHARS) or clause_id  # an internal id is never shown
     return f"{clause_id} {preview(title or text, LABEL_CHARS)}".strip()
 
 

@@ -121,3 +121,28 @@ def test_encoder_errors_reach_every_caller():
 def test_memory_helpers_are_safe_to_call():
     assert limit_malloc_arenas(0) is False  # 0 = leave glibc's default
     assert isinstance(release_memory(), bool)
+
+
+def test_a_loaded_index_is_out_of_the_collectors_reach(real_searcher) -> None:
+    """load_searcher freezes what it loaded: a full collection over it (about 155 ms) would
+    outlast a search's 150 ms deadline at random. A later freeze first collects what an earlier
+    one kept, so a dropped generation does not stay for good."""
+    import gc
+    import weakref
+
+    from judgekb.index.memory import freeze_loaded
+
+    assert real_searcher is not None and gc.get_freeze_count() > 100_000
+
+    class Cycle:
+        me: object = None
+
+    c = Cycle()
+    c.me = c
+    alive = weakref.ref(c)
+    freeze_loaded()  # frozen with everything else
+    del c
+    gc.collect()
+    assert alive() is not None  # the collector no longer looks at it
+    freeze_loaded()  # unfrozen, collected, not frozen again
+    assert alive() is None

@@ -138,7 +138,7 @@ def test_permalink_page(client) -> None:
         'href="/rules/summoner-master/602.1" lang="th">602.1 Trigger Effect'
     ) in html
     assert (
-        'Earlier wording:<a class="ref" href="/rules/summoner-master/610.1?doc=sm-decree-2009"'
+        'Earlier wording: <a class="ref" href="/rules/summoner-master/610.1?doc=sm-decree-2009"'
         in html
     )
     assert '<span class="date">· 2009-07-25</span>' in html

@@ -35,7 +35,7 @@ def test_healthz_reports_the_real_manifest(real_client, real_searcher) -> None:
 )
 def test_clause_numbers_redirect(real_client, q: str, game: str | None, location: str) -> None:
     r = real_client.get("/search", params={"q": q, "game": game or ""})
-    assert r.status_code == 303
+    assert r.status_code == 303, r.text[-600:]
     assert without_typed_query(r.headers["location"]) == (location, q)
 
 
