@@ -266,3 +266,16 @@ def test_a_terse_question_of_game_terms_is_never_no_clear_match(real_client, q) 
 def test_nonsense_in_a_chosen_game_is_still_no_clear_match(real_client) -> None:
     body = real_client.get("/api/answer", params={"q": "qwerty zxcv", "game": "vanguard"}).json()
     assert body["confidence"] == "none" and body["answer"] is None
+
+
+def test_internal_ids_are_named_by_their_section_not_shown(real_client) -> None:
+    """The 2009 decree's sections have internal ids (topic/1): breadcrumbs and folds name the
+    section; the id stays in links only."""
+    import re
+
+    html = real_client.get("/rules/summoner-master/602.1.4", params={"doc": "sm-decree-2009"}).text
+    shown = re.sub(r'(href|data-[a-z]+)="[^"]*"', "", html)
+    assert "topic/1" not in shown
+    assert "เพิ่มเติมกฎเกี่ยวกับการการจำสภาพของการ์ด" in shown
+    assert "/rules/summoner-master/topic/1" in html
+    assert "Superseded by <a" in html  # a space before the link
