@@ -279,3 +279,12 @@ def test_internal_ids_are_named_by_their_section_not_shown(real_client) -> None:
     assert "เพิ่มเติมกฎเกี่ยวกับการการจำสภาพของการ์ด" in shown
     assert "/rules/summoner-master/topic/1" in html
     assert "Superseded by <a" in html  # a space before the link
+
+
+def test_a_thai_or_malay_error_page_folds_the_english_detail_away(real_client) -> None:
+    for lang, said in (("th", "รายละเอียด (English)"), ("ms", "Butiran (English)")):
+        html = real_client.get("/rules/vanguard/7.46", params={"lang": lang}).text
+        assert f"<summary>{said}</summary>" in html
+        assert '<p class="detail">' not in html
+    html = real_client.get("/rules/vanguard/7.46", params={"lang": "en"}).text
+    assert '<p class="detail">Details: <span lang="en">' in html
