@@ -32,7 +32,22 @@ def preview(text: str, n: int = PREVIEW_CHARS) -> str:
     if len(text) <= n:
         return text
     cut = text.rfind(" ", n - 40, n)
-    return text[: cut if cut > 0 else n] + "…"
+    return text[: cut if cut > 0 else _cluster_cut(text, n)] + "…"
+
+
+# Thai marks and vowels that follow the letter they belong to (above, below or after it), and the vowels written before the
+# letter they follow in speech (เ แ โ ใ ไ): a cut never separates either from its letter.
+_THAI_MARK = re.compile(r"[\u0e30-\u0e3a\u0e45\u0e47-\u0e4e]")
+_THAI_LEADING = re.compile(r"[\u0e40-\u0e44]")
+
+
+def _cluster_cut(text: str, n: int) -> int:
+    """``n`` moved back so that the cut keeps each Thai letter whole ("ที่เข้าเ…" is cut
+    before its last เ, which belongs to the letter after it)."""
+    cut = n
+    while cut > 1 and (_THAI_MARK.match(text[cut]) or _THAI_LEADING.match(text[cut - 1])):
+        cut -= 1
+    return cut
 
 
 @dataclass(frozen=True)

@@ -93,3 +93,15 @@ def test_a_pipe_table_is_laid_out_and_previewed_without_pipes():
     )
     assert preview(text) == "Zon ① Zon Dek · ⑥ Zon Luka · ② <b> akhir"
     assert str(render_text("a | b")) == "a | b"  # a pipe inside a sentence is text
+
+
+def test_a_thai_preview_never_cuts_a_letter_from_its_marks_or_vowels() -> None:
+    from judgekb.service.markup import preview
+
+    text = "ก" * 10 + "ที่เข้าเรียน" + "ข" * 200
+    for n in range(11, 24):
+        cut = preview(text, n).removesuffix("…")
+        rest = text[len(cut) :]
+        assert text.startswith(cut) and len(cut) <= n
+        assert rest[0] not in "\u0e31\u0e32\u0e34\u0e35\u0e36\u0e37\u0e48\u0e49", (n, cut)
+        assert cut[-1] not in "เแโใไ", (n, cut)  # a vowel written before its letter
