@@ -83,6 +83,7 @@ class CitationWords:
 
     clause: str = "§"  # before the clause id
     no_date: str = "date not printed"  # a book that prints no edition date
+    read_as: str = "read as"  # a misprinted number: "§7.46.1 (read as §7.35.1)"
 
 
 CITED_TITLE_CHARS = 60  # an internal id's stand-in: its section's name, cut
@@ -102,7 +103,10 @@ def cited_label(clause: Clause) -> str:
 def citation(doc: Document, clause: Clause, words: CitationWords = CitationWords()) -> str:
     """A citation a judge can read aloud: game, document, version and date, clause id."""
     when = f"{doc.version}, {doc.effective_date or words.no_date}"
-    return f"{doc.game_name} — {doc.title} ({when}) {words.clause}{cited_label(clause)}"
+    cited = f"{words.clause}{cited_label(clause)}"
+    if clause.aliases and "/" not in clause.clause_id:  # a number the book misprinted
+        cited += f" ({words.read_as} {words.clause}{clause.aliases[0]})"
+    return f"{doc.game_name} — {doc.title} ({when}) {cited}"
 
 
 def _brief(c: Clause | None) -> dict[str, Any] | None:

@@ -34,7 +34,7 @@ ONE_LINE = 160
 
 def citation_words(lang: str) -> CitationWords:
     t = labels(lang)
-    return CitationWords(t["clause_word"], t["date_not_printed"])
+    return CitationWords(t["clause_word"], t["date_not_printed"], t["citation_read_as"])
 
 
 def _is_heading(c: Clause) -> bool:

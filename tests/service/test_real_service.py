@@ -273,7 +273,9 @@ def test_internal_ids_are_named_by_their_section_not_shown(real_client) -> None:
     section; the id stays in links only."""
     import re
 
-    html = real_client.get("/rules/summoner-master/602.1.4", params={"doc": "sm-decree-2009"}).text
+    html = real_client.get(
+        "/rules/summoner-master/602.1.4", params={"doc": "sm-decree-2009", "lang": "en"}
+    ).text
     shown = re.sub(r'(href|data-[a-z]+)="[^"]*"', "", html)
     assert "topic/1" not in shown
     assert "เพิ่มเติมกฎเกี่ยวกับการการจำสภาพของการ์ด" in shown
@@ -288,3 +290,13 @@ def test_a_thai_or_malay_error_page_folds_the_english_detail_away(real_client) -
         assert '<p class="detail">' not in html
     html = real_client.get("/rules/vanguard/7.46", params={"lang": "en"}).text
     assert '<p class="detail">Details: <span lang="en">' in html
+
+
+def test_a_misprinted_numbers_citation_says_how_to_read_it(real_client) -> None:
+    for lang, said in (("en", "§7.46.1 (read as §7.35.1)"), ("th", "ข้อ 7.46.1 (อ่านเป็น ข้อ 7.35.1)")):
+        card = real_client.get("/api/answer", params={"q": "VG 7.35.1", "lang": lang}).json()[
+            "answer"
+        ]
+        assert card["citation"].endswith(said)
+    plain = real_client.get("/api/answer", params={"q": "VG 7.35", "lang": "en"}).json()
+    assert plain["answer"]["citation"].endswith("§7.35")

@@ -120,12 +120,13 @@
   // How a clause is named in lists (judgekb/service/views.py node_label).
   Rules.prototype.label = function (i, withText) {
     var id = this.id(i), title = this.title(i);
-    if (this.kind(i) === "glossary" || title.toLowerCase() === id.toLowerCase()) { return title || id; }
+    if (this.kind(i) === "glossary" || id.indexOf("/") >= 0 || title.toLowerCase() === id.toLowerCase()) { return title || id; }  // an internal id is never shown
     return (id + " " + (title || (withText ? preview(this.text(i), 70) : ""))).trim();
   };
 
   Rules.prototype.citation = function (i) {
-    return this.doc(i).cite + (this.kind(i) === "glossary" ? this.title(i) : this.id(i));
+    var id = this.id(i);  // an internal id (glossary/…, topic/1) by its section's name
+    return this.doc(i).cite + (id.indexOf("/") >= 0 ? this.title(i) || id : id);
   };
 
   Rules.prototype.parent = function (i) {
