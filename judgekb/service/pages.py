@@ -87,7 +87,7 @@ def search_page(
             "filter_game": game,
             "took_ms": round(result.took_ms, 1),
             "hits": [hit_view(site, h) for h in result.hits],
-            "card": card_view(site, card),
+            "card": card_view(site, card, pick_lang(request)),
             # the other candidates: the hits the card does not already show
             "others": [
                 hit_view(site, h) for h in result.hits if (h.doc_id, h.clause_id) not in shown

@@ -144,6 +144,34 @@ def _linkers(site: Site, game: str, refs: list[dict]) -> list[Linker]:
     return [(ref_pattern(list(links)), links), site.glossary(game)]
 
 
+def _aside(site: Site, clause: Clause, lang: str) -> tuple[int, str] | None:
+    """Where text the book prints under ``clause`` but that belongs elsewhere starts (lint
+    ``misplaced-text``), and the label shown before it; None when there is none."""
+    for f in site.store.findings(clause.doc_id, clause.clause_id):
+        params = dict(f.params)
+        start = params.get("start", "")[:20]
+        if f.code != "misplaced-text" or not start:
+            continue
+        pos = 0
+        for line in clause.text.split("\n"):
+            if pos and " ".join(line.split()).startswith(start):
+                return pos, labels(lang)["misplaced_here"].format(home=params["home_named"])
+            pos += len(line) + 1
+    return None
+
+
+def _set_aside(before: Any, label: str, after: Any) -> Markup:
+    """Rendered text, then the misplaced part after it set apart under its label."""
+    return (
+        Markup(before)
+        + Markup('<span class="misplaced" role="note"><span class="misplaced-label">')
+        + label
+        + Markup("</span> ")
+        + Markup(after)
+        + Markup("</span>")
+    )
+
+
 def _text(
     site: Site, game: str, text: str, matched: Iterable[str], self_url: str, refs: list[dict]
 ) -> Any:
@@ -317,7 +345,7 @@ def clause_view(
         "permalink": site.clause_url(game, cid, doc, pin=True),  # copied: the wording shown
         "label": node_label(cid, detail["title"], "", detail["kind"]),
         "game_name": site.store.games()[game],
-        "html": _text(site, game, detail["text"], (), url, refs_out),
+        "html": _clause_html(site, game, clause, detail["text"], url, refs_out, lang),
         "preview": preview(detail["text"] or detail["title"]),
         "locale": OG_LOCALES.get(detail["lang"], "en_US"),
         "parents_v": [_brief(site, p) for p in detail["parents"]],
@@ -398,6 +426,22 @@ def _marked(
     return Markup("").join(out)
 
 
+def _card_html(site: Site, a: Mapping[str, Any], refs: list[dict], lang: str) -> Any:
+    """The answer's text with its answer sentences marked, a misplaced part set apart."""
+    game, text, spans = a["game"], a["text"], a["answer_spans"]
+    clause = site.store.get(a["doc"], a["clause_id"])
+    aside = _aside(site, clause, lang) if clause is not None and clause.text == text else None
+    if aside is None or any(b > aside[0] for _, b in spans):
+        return _marked(site, game, text, spans, a["url"], refs)
+    at, label = aside
+    linkers = _linkers(site, game, refs)
+    return _set_aside(
+        _marked(site, game, text[:at], spans, a["url"], refs),
+        label,
+        render_text(text[at:], (), linkers, a["url"]),
+    )
+
+
 def _copy_text(a: Mapping[str, Any]) -> str:
     """The citation and the text read aloud: a heading's own line and its sub-clauses'."""
     lines = [a["citation"], a["text"]]
@@ -406,7 +450,21 @@ def _copy_text(a: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def card_view(site: Site, card: Mapping[str, Any]) -> dict[str, Any]:
+def _clause_html(
+    site: Site, game: str, clause: Clause, text: str, url: str, refs: list[dict], lang: str
+) -> Any:
+    aside = _aside(site, clause, lang) if text == clause.text else None
+    if aside is None:
+        return _text(site, game, text, (), url, refs)
+    at, label = aside
+    return _set_aside(
+        _text(site, game, text[:at], (), url, refs),
+        label,
+        _text(site, game, text[at:], (), url, refs),
+    )
+
+
+def card_view(site: Site, card: Mapping[str, Any], lang: str = "en") -> dict[str, Any]:
     """The answer card of :func:`judgekb.service.answer.build_card`, ready to render."""
     a = card["answer"]
     view: dict[str, Any] = {**card, "answer": None}
@@ -427,7 +485,7 @@ def card_view(site: Site, card: Mapping[str, Any]) -> dict[str, Any]:
         **a,
         "game_name": site.store.games().get(game, game),
         "label": node_label(a["clause_id"], a["title"], "", a["kind"]),
-        "html": _marked(site, game, a["text"], a["answer_spans"], a["url"], refs),
+        "html": _card_html(site, a, refs, lang),
         "copy_text": _copy_text(a),
         "context": [item(x) for x in a["context"]],
         "refs": [item(x) for x in a["refs"]],

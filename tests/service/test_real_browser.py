@@ -66,6 +66,7 @@ def test_a_phone_sees_the_whole_page(browser, real_base_url, q, game) -> None:
         "/rules/vanguard/12.7",
         "/rules/summoner-master/topic/2",
         "/rules/one-piece/7-1",  # a paragraph where a title goes
+        "/rules/vanguard/16.5.3",  # text that belongs elsewhere, set apart under a label
     ],
 )
 def test_a_long_clause_heading_wraps_on_a_phone(browser, real_base_url, path) -> None:

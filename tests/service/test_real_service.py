@@ -300,3 +300,20 @@ def test_a_misprinted_numbers_citation_says_how_to_read_it(real_client) -> None:
         assert card["citation"].endswith(said)
     plain = real_client.get("/api/answer", params={"q": "VG 7.35", "lang": "en"}).json()
     assert plain["answer"]["citation"].endswith("§7.35")
+
+
+def test_misplaced_text_is_set_apart_under_its_label_on_the_page_and_card(real_client) -> None:
+    page = real_client.get("/rules/vanguard/16.5.3", params={"lang": "en"}).text
+    aside = page[page.index('<span class="misplaced" role="note">') :]
+    assert aside.startswith(
+        '<span class="misplaced" role="note"><span class="misplaced-label">'
+        "Printed here, but probably belongs to §17.1.1.2:</span> Contoh: Jika"
+    )
+    before = page[: page.index('<span class="misplaced"')]
+    assert "Bahagian 13" in before[before.rindex('<p class="text"') :]  # the rule itself
+    card = real_client.get(
+        "/search", params={"q": "scout tiada pangkalan zon order", "game": "vanguard", "lang": "th"}
+    ).text
+    assert "พิมพ์ไว้ตรงนี้ แต่น่าจะเป็นของ §17.1.1.2:" in card
+    plain = real_client.get("/rules/vanguard/16.5.2", params={"lang": "en"}).text
+    assert 'class="misplaced"' not in plain
