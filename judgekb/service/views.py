@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from itertools import pairwise
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from starlette.requests import Request
 
 from judgekb.corpus.amend import PROBABLE_BELOW
@@ -158,6 +158,32 @@ def _aside(site: Site, clause: Clause, lang: str) -> tuple[int, str] | None:
                 return pos, labels(lang)["misplaced_here"].format(home=params["home_named"])
             pos += len(line) + 1
     return None
+
+
+# A clause number a note names: "17.1.1.2", "6-5-5-1", "§2" (one number only after §).
+_NOTE_NUMBER = re.compile(r"§?(?<![\w.\-])(\d+(?:[.\-]\d+)+)(?![\w\-])|§(\d+)(?![\w.\-])")
+
+
+def _note_views(
+    site: Site, doc: str, notes: Iterable[Mapping[str, str]], own: str = ""
+) -> list[dict]:
+    """Each note with ``html``: its message, every other clause number the book prints linked."""
+    out = []
+    for n in notes:
+        message, parts, pos = n["message"], [], 0
+        for m in _NOTE_NUMBER.finditer(message):
+            cid = m.group(1) or m.group(2)
+            if cid == own or site.store.get(doc, cid) is None:
+                continue
+            parts += [escape(message[pos : m.start()]), _link(site.doc_url(doc, cid), m.group())]
+            pos = m.end()
+        parts.append(escape(message[pos:]))
+        out.append({**n, "html": Markup("").join(parts)})
+    return out
+
+
+def _link(url: str, label: str) -> Markup:
+    return Markup('<a class="ref" href="{}">{}</a>').format(url, label)
 
 
 def _set_aside(before: Any, label: str, after: Any) -> Markup:
@@ -338,7 +364,7 @@ def clause_view(
         **detail,
         "citation": citation(site.store.document(doc), clause, citation_words(lang)),
         "context_v": around,
-        "notes": answer_notes(site, clause, lang),
+        "notes": _note_views(site, doc, answer_notes(site, clause, lang), cid),
         "alias_note": alias,
         "own_text": detail["text"].strip() != detail["title"].strip(),
         "url": url,
@@ -490,6 +516,7 @@ def card_view(site: Site, card: Mapping[str, Any], lang: str = "en") -> dict[str
         "context": [item(x) for x in a["context"]],
         "refs": [item(x) for x in a["refs"]],
         "cited_by": [item(x) for x in a["cited_by"]],
+        "notes": _note_views(site, doc, a["notes"], a["clause_id"]),
         "versions": [
             {**item(v), "doc_title": site.store.document(v["doc"]).title} for v in a["versions"]
         ],

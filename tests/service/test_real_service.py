@@ -317,3 +317,15 @@ def test_misplaced_text_is_set_apart_under_its_label_on_the_page_and_card(real_c
     assert "พิมพ์ไว้ตรงนี้ แต่น่าจะเป็นของ §17.1.1.2:" in card
     plain = real_client.get("/rules/vanguard/16.5.2", params={"lang": "en"}).text
     assert 'class="misplaced"' not in plain
+
+
+def test_clause_numbers_in_a_known_problem_link_to_their_clauses(real_client) -> None:
+    page = real_client.get("/rules/vanguard/17.4.2", params={"lang": "en"}).text
+    note = page[page.index('<li class="note note-ref-title-mismatch">') :]
+    note = note[: note.index("</li>")]
+    assert '<a class="ref" href="/rules/vanguard/13.6">13.6</a>' in note
+    assert '<a class="ref" href="/rules/vanguard/13.5">13.5</a>' in note
+    card = real_client.get("/search", params={"q": "16.5.3 scout contoh", "game": "vanguard"})
+    gundam = real_client.get("/rules/gundam/10-3-4", params={"lang": "en"}).text
+    assert 'href="/rules/gundam/10-3-4">10-3-4</a>' not in gundam  # not a link to itself
+    assert card.status_code in (200, 303)
