@@ -84,6 +84,8 @@ LABELS: dict[str, dict[str, str]] = {
             "Try the words the rulebook uses, name the game, or type a clause number "
             "(e.g. 602.1.4)."
         ),
+        "rephrase_hint_in_game": "Try the words the rulebook uses, or type one of its clause "
+        "numbers.",
         "filter_game": "Game",
         "remove_filter": "Search all games",
         "names_other_game": "Your question names another game than the one chosen; search it there:",
@@ -236,6 +238,7 @@ LABELS: dict[str, dict[str, str]] = {
         "possible_matches": "ข้อที่อาจเกี่ยวข้อง: โปรดตรวจสอบข้อกฎก่อนตัดสิน",
         "no_clear_match": "ไม่พบข้อที่ตรงชัดเจน",
         "rephrase_hint": "ลองใช้คำที่กฎใช้ ระบุชื่อเกม หรือพิมพ์เลขข้อ (เช่น 602.1.4)",
+        "rephrase_hint_in_game": "ลองใช้คำที่กฎใช้ หรือพิมพ์เลขข้อของกฎเล่มนี้",
         "filter_game": "เกม",
         "remove_filter": "ค้นหาทุกเกม",
         "names_other_game": "คำถามนี้ระบุเกมอื่นที่ไม่ใช่เกมที่เลือกไว้ ค้นหาในเกมนั้น:",
@@ -388,6 +391,8 @@ LABELS: dict[str, dict[str, str]] = {
             "Cuba perkataan yang digunakan oleh buku peraturan, namakan permainan, atau taip "
             "nombor peraturan (cth. 602.1.4)."
         ),
+        "rephrase_hint_in_game": "Cuba perkataan yang digunakan oleh buku peraturan, atau "
+        "taip nombor peraturannya.",
         "filter_game": "Permainan",
         "remove_filter": "Cari semua permainan",
         "names_other_game": "Soalan anda menyebut permainan lain daripada yang dipilih; cari di sana:",

@@ -266,6 +266,11 @@ def test_a_terse_question_of_game_terms_is_never_no_clear_match(real_client, q) 
 def test_nonsense_in_a_chosen_game_is_still_no_clear_match(real_client) -> None:
     body = real_client.get("/api/answer", params={"q": "qwerty zxcv", "game": "vanguard"}).json()
     assert body["confidence"] == "none" and body["answer"] is None
+    html = real_client.get(
+        "/search", params={"q": "qwerty zxcv", "game": "vanguard", "lang": "en"}
+    ).text
+    # the game is chosen: no advice to name one, nor another game's number as an example
+    assert "or type one of its clause numbers." in html and "602.1.4)" not in html
 
 
 def test_internal_ids_are_named_by_their_section_not_shown(real_client) -> None:
