@@ -46,11 +46,15 @@ def test_search_thai_open_hit_follow_reference(page, tmp_path: Path) -> None:
     assert page.locator(".citation").inner_text() == (
         "Summoner Master — Summoner Master Complete Rulebook (Update 2014-01, 2014-01-01) §602.1.4"
     )
+    label = page.locator("button.copy").inner_text()
     page.click("button.copy")
     assert page.locator("button.copy").get_attribute("data-citation") == (
         "Summoner Master — Summoner Master Complete Rulebook (Update 2014-01, 2014-01-01) "
         f"§602.1.4 {page.url}?edition=Update+2014-01"  # the copied address keeps the wording
     )
+    page.wait_for_function("() => document.querySelector('button.copy').textContent === 'Copied'")
+    # the button says so, then is ready for the next copy
+    page.wait_for_function(f"() => document.querySelector('button.copy').textContent === {label!r}")
     page.click("details.original summary")
     assert page.locator("p.raw").is_visible()
     assert page.errors == []

@@ -1,7 +1,6 @@
-// judgekb on every page: the game filter remembered, reference previews, copy citation,
-// recent searches noted, a header that slides away while scrolling, the service worker.
-// Controls that need a script are rendered `hidden` and shown here (or by device.js), so a
-// page without JavaScript never offers a button that does nothing.
+// judgekb on every page: game filter remembered, reference previews, copy citation, recent
+// searches, a header that slides away, the service worker. Controls needing a script are
+// rendered `hidden` and shown here (or by device.js): no button that does nothing.
 (function () {
   "use strict";
   var KEY = "judgekb.game", RECENT = "judgekb.recent";
@@ -43,7 +42,7 @@
     });
   }
 
-  // Previews --------------------------------------------------------------------------------
+  // Previews
   function hide() { if (pop) { pop.remove(); pop = null; popFor = null; } }
 
   function show(a, withLink) {
@@ -104,7 +103,7 @@
     });
   }
 
-  // Copy, save, share -----------------------------------------------------------------------
+  // Copy, save, share
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) { return navigator.clipboard.writeText(text); }
     var ta = document.createElement("textarea");
@@ -123,9 +122,12 @@
       if (!b) { return; }
       var text = b.getAttribute("data-copy") + " " + location.origin + b.getAttribute("data-url");
       b.setAttribute("data-citation", text);
+      var was = b.getAttribute("data-label") || b.textContent;
+      b.setAttribute("data-label", was);
       copyText(text).then(function () {
         b.textContent = b.getAttribute("data-done");
         say(b.getAttribute("data-done"));
+        setTimeout(function () { b.textContent = was; }, 2500);  // ready for the next copy
       });
     });
   }
@@ -149,7 +151,7 @@
     device.then(function (run) { run(root || document); }, function () { /* stays hidden */ });
   }
 
-  // Recent searches (listed on the home page by device.js) ---------------------------------
+  // Recent searches (listed on the home page by device.js)
   function recordSearch() {
     var params = new URLSearchParams(location.search);
     var q = (params.get("q") || "").trim();
@@ -160,7 +162,7 @@
     store(RECENT, list.slice(0, 10));
   }
 
-  // A header that gets out of the way --------------------------------------------------------
+  // A header that gets out of the way
   function header() {
     var top = document.querySelector(".top");
     if (!top) { return; }
