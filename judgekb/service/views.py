@@ -322,14 +322,16 @@ def search_status(site: Site, request: Request, result: SearchResult) -> dict:
 
 def _which_game(site: Site, request: Request, result: SearchResult) -> list[dict]:
     """A question that reads like no one game, searched over several: each game its hits
-    come from (best first), as the same search in that game. Not when nothing matches: a
-    judge is not asked which game a nonsense query is about."""
+    come from (best first), then every other game (the judge knows which game is on the
+    table, even when its book's words did not come up), as the same search in that game.
+    Not when nothing matches: a judge is not asked which game a nonsense query is about."""
     if not result.game_unsure or result.confidence == "none":
         return []
     names = site.store.games()
     games = list(dict.fromkeys(h.game for h in result.hits))
     if len(games) < 2:
         return []
+    games += [g for g in names if g not in games]
     return [{"game_name": names.get(g, g), "url": page_url(request, game=g)} for g in games]
 
 

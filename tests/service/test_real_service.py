@@ -63,7 +63,9 @@ def test_a_question_every_game_answers_asks_which_game(real_client) -> None:
     q = "What happens when a player's deck runs out of cards?"
     html = real_client.get("/search", params={"q": q}).text
     which = html[html.index('class="chooser which-game"') : html.index("</section>")]
-    assert which.count("<li>") >= 2 and "&amp;game=" in which
+    assert which.count("<li>") == 4 and "&amp;game=" in which  # every game: the judge's is
+    for game in ("summoner-master", "gundam", "one-piece", "vanguard"):
+        assert f"game={game}" in which
     assert real_client.get("/api/search", params={"q": q}).json()["confidence"] != "high"
 
 
