@@ -183,7 +183,7 @@ LABELS: dict[str, dict[str, str]] = {
     "th": {
         "title": "ค้นหากฎสำหรับกรรมการ",
         "search": "ค้นหา",
-        "placeholder": "คำถาม หรือข้อ 602.1.4",
+        "placeholder": "ถาม หรือ 602.1.4",
         "all_games": "ทุกเกม",
         "all_games_short": "ทุกเกม",
         "game": "เกม",
