@@ -73,7 +73,9 @@ def test_clause_page_and_reference_hop_offline(offline) -> None:
     offline.wait_for_selector("h1.cid")
     assert offline.locator("h1.cid").inner_text() == "§602.1"
     assert offline.locator("p.text").get_attribute("lang") == "th"
-    assert offline.locator(".offline-note").inner_text().startswith("You are offline")
+    note = offline.locator(".offline-note")
+    assert note.inner_text().startswith("You are offline") and "Edition" not in note.inner_text()
+    assert re.fullmatch(r"Edition [0-9a-f]{8}", note.get_attribute("title") or "")
     assert offline.locator(".citation").inner_text() == (
         "Summoner Master — Summoner Master Complete Rulebook (Update 2014-01, 2014-01-01) §602.1"
     )

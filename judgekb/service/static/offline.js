@@ -48,10 +48,9 @@
   // Pieces -----------------------------------------------------------------------------------
   function note(rules, extra) {
     var b = rules.bundle;
-    var p = el("p", { "class": "offline-note" }, [
-      L.offline_mode + " " + L.offline_edition + " " + b.corpus_hash.slice(0, 8) +
-        (b.built_at ? " · " + L.offline_date + " " + b.built_at : "")
-    ]);
+    var p = el("p", { "class": "offline-note", title: L.offline_edition + " " + b.corpus_hash.slice(0, 8) }, [
+      L.offline_mode + (b.built_at ? " (" + L.offline_date + " " + b.built_at + ")" : "")
+    ]);  // the copy's id, for whoever supports the judge, in the title: not in the judge's way
     if (extra) { p.appendChild(el("br")); p.appendChild(document.createTextNode(extra)); }
     return p;
   }
