@@ -365,6 +365,9 @@ def clause_view(
     return {
         **detail,
         "citation": citation(site.store.document(doc), clause, citation_words(lang)),
+        "copy_text": "\n".join(
+            [citation(site.store.document(doc), clause, citation_words(lang)), detail["text"]]
+        ),
         "context_v": around,
         "notes": _note_views(site, doc, answer_notes(site, clause, lang), cid),
         "alias_note": alias,

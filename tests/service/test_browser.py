@@ -46,15 +46,22 @@ def test_search_thai_open_hit_follow_reference(page, tmp_path: Path) -> None:
     assert page.locator(".citation").inner_text() == (
         "Summoner Master — Summoner Master Complete Rulebook (Update 2014-01, 2014-01-01) §602.1.4"
     )
-    label = page.locator("button.copy").inner_text()
-    page.click("button.copy")
-    assert page.locator("button.copy").get_attribute("data-citation") == (
+    copy, with_text = page.locator("button.copy").first, page.locator("button.copy").nth(1)
+    label = copy.inner_text()
+    copy.click()
+    assert copy.get_attribute("data-citation") == (
         "Summoner Master — Summoner Master Complete Rulebook (Update 2014-01, 2014-01-01) "
         f"§602.1.4 {page.url}?edition=Update+2014-01"  # the copied address keeps the wording
     )
     page.wait_for_function("() => document.querySelector('button.copy').textContent === 'Copied'")
     # the button says so, then is ready for the next copy
     page.wait_for_function(f"() => document.querySelector('button.copy').textContent === {label!r}")
+    # the clause page copies the citation with the rule's text too, as the answer card does
+    assert with_text.inner_text() == "Copy citation and text"
+    assert with_text.get_attribute("data-copy").startswith(
+        "Summoner Master — Summoner Master Complete Rulebook (Update 2014-01, 2014-01-01) "
+        "§602.1.4\n"
+    )
     page.click("details.original summary")
     assert page.locator("p.raw").is_visible()
     assert page.errors == []
