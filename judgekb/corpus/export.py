@@ -92,12 +92,18 @@ CITED_TITLE_CHARS = 60  # an internal id's stand-in: its section's name, cut
 def cited_label(clause: Clause) -> str:
     """How a citation names a clause: its number as printed; an internal id (``glossary/…``,
     ``topic/6``, ``appendix/changelog``) by its section's name instead."""
-    if "/" not in clause.clause_id:
-        return clause.clause_id
-    title = " ".join(clause.title.split())
-    if len(title) > CITED_TITLE_CHARS:
-        title = title[: CITED_TITLE_CHARS - 1].rstrip() + "…"
-    return title or clause.clause_id
+    return id_label(clause.clause_id, clause.title)
+
+
+def id_label(clause_id: str, title: str) -> str:
+    """:func:`cited_label` from an id and a title (its name cut to ``CITED_TITLE_CHARS``;
+    without one, the id's last part: "glossary/support-seal" is "support seal")."""
+    if "/" not in clause_id:
+        return clause_id
+    name = " ".join(title.split())
+    if len(name) > CITED_TITLE_CHARS:
+        name = name[: CITED_TITLE_CHARS - 1].rstrip() + "…"
+    return name or clause_id.split("/", 1)[1].replace("-", " ")
 
 
 def citation(doc: Document, clause: Clause, words: CitationWords = CitationWords()) -> str:

@@ -289,8 +289,10 @@ class Searcher:
     ) -> SearchSignals:
         words = content_words(plan.search_text)
         share = len(words) or 1
-        known = sum(self._known(w, plan.pq.lang) for w in words) / share
-        terms = sum(bool(self.planner.expansion(w, plan.pq.lang, None)) for w in words) / share
+        # a word is known when a rulebook prints it or the term tables map it to one's wording
+        mapped = [bool(self.planner.expansion(w, plan.pq.lang, None)) for w in words]
+        known = sum(m or w in self._vocab for w, m in zip(words, mapped, strict=True)) / share
+        terms = sum(mapped) / share
         if not order:
             return SearchSignals(0.0, 0.0, 0.0, known, len(words), term_share=terms)
         dense, bm = raw.dense, raw.bm25
@@ -315,10 +317,6 @@ class Searcher:
             float(q.max()) if q.size else 0.0,
             terms,
         )
-
-    def _known(self, word: str, script: str) -> bool:
-        """A rulebook prints the word, or the term tables map it to a rulebook term."""
-        return word in self._vocab or bool(self.planner.expansion(word, script, None))
 
     def _confidence(self, plan: QueryPlan, signals: SearchSignals) -> Confidence:
         if plan.ambiguous_games:

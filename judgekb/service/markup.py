@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from judgekb.corpus.export import id_label
+
 _ASCII_WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 '\-]*$")
 PREVIEW_CHARS = 240
 
@@ -35,8 +37,8 @@ def preview(text: str, n: int = PREVIEW_CHARS) -> str:
     return text[: cut if cut > 0 else _cluster_cut(text, n)] + "…"
 
 
-# Thai marks and vowels that follow the letter they belong to (above, below or after it), and the vowels written before the
-# letter they follow in speech (เ แ โ ใ ไ): a cut never separates either from its letter.
+# Thai marks and vowels written above, below or after the letter they belong to, and the
+# vowels written before it (เ แ โ ใ ไ): a cut never separates either from its letter.
 _THAI_MARK = re.compile(r"[\u0e30-\u0e3a\u0e45\u0e47-\u0e4e]")
 _THAI_LEADING = re.compile(r"[\u0e40-\u0e44]")
 
@@ -228,15 +230,10 @@ def _render_run(text: str, matched: Sequence[str], linkers: Sequence[Linker], se
 _NUMBER_RUN = re.compile(r"\d+(?:[-.]\d+)+")
 
 
-SECTION_CHARS = 60
-
-
 def section_ref(clause_id: str, title: str = "") -> str:
     """How a page names a clause in a link or fold: "§602.1.4"; an internal id
-    (``topic/1``, ``glossary/…``, ``appendix/…``) by its section's name instead, never the id."""
-    if "/" not in clause_id:
-        return f"§{clause_id}"
-    return preview(title, SECTION_CHARS) or clause_id.split("/", 1)[1].replace("-", " ")
+    (``topic/1``, ``glossary/…``, ``appendix/…``) by its section's name, as a citation does."""
+    return f"§{clause_id}" if "/" not in clause_id else id_label(clause_id, title)
 
 
 def keep_together(text: str) -> Markup:
