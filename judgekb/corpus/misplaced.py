@@ -67,8 +67,8 @@ def find_misplaced(doc_id: str, clauses: Sequence[Clause]) -> list[LintFinding]:
         lines = c.text.split("\n")
         legend = [x for x in lines[1:] if LEGEND_RE.match(x)]
         if len(legend) >= MIN_LEGEND_LINES and not LIST_INTRO_RE.search(lines[0]):
-            home = next((cid for line, cid in heads if line > c.line), "")
-            out.append(_finding(doc_id, c, legend[0], home, by_id))
+            after = next((cid for line, cid in heads if line > c.line), "")
+            out.append(_finding(doc_id, c, legend[0], after, by_id))
         for para in (x for x in lines[1:] if EXAMPLE_RE.match(x)):
             home = _home_of_example(c, para, by_id, overlap)
             if home:
