@@ -360,14 +360,13 @@ def clause_view(
         {**x, "url": site.doc_url(doc, x["clause_id"]), "lang": clause.lang}
         for x in answer_context(site, clause)
     ]
+    cited = citation(site.store.document(doc), clause, citation_words(lang))
     misprint = asked in clause.aliases and clause.kind != "glossary"  # not a term's name
     alias = labels(lang)["alias_resolved"].format(asked=asked, printed=cid) if misprint else ""
     return {
         **detail,
-        "citation": citation(site.store.document(doc), clause, citation_words(lang)),
-        "copy_text": "\n".join(
-            [citation(site.store.document(doc), clause, citation_words(lang)), detail["text"]]
-        ),
+        "citation": cited,
+        "copy_text": f"{cited}\n{detail['text']}",
         "context_v": around,
         "notes": _note_views(site, doc, answer_notes(site, clause, lang), cid),
         "alias_note": alias,
@@ -376,7 +375,7 @@ def clause_view(
         "permalink": site.clause_url(game, cid, doc, pin=True),  # copied: the wording shown
         "label": node_label(cid, detail["title"], "", detail["kind"]),
         "game_name": site.store.games()[game],
-        "html": _clause_html(site, game, clause, detail["text"], url, refs_out, lang),
+        "html": _rule_html(site, game, clause, detail["text"], [], url, refs_out, lang),
         "preview": preview(detail["text"] or detail["title"]),
         "locale": OG_LOCALES.get(detail["lang"], "en_US"),
         "parents_v": [_brief(site, p) for p in detail["parents"]],
@@ -457,19 +456,27 @@ def _marked(
     return Markup("").join(out)
 
 
-def _card_html(site: Site, a: Mapping[str, Any], refs: list[dict], lang: str) -> Any:
-    """The answer's text with its answer sentences marked, a misplaced part set apart."""
-    game, text, spans = a["game"], a["text"], a["answer_spans"]
-    clause = site.store.get(a["doc"], a["clause_id"])
+def _rule_html(
+    site: Site,
+    game: str,
+    clause: Clause | None,
+    text: str,
+    spans: list[list[int]],
+    url: str,
+    refs: list[dict],
+    lang: str,
+) -> Any:
+    """``text`` with its answer sentences (``spans``; none on a clause's own page) marked and,
+    when it is ``clause``'s text, the part the book printed there but belongs elsewhere set
+    apart under its label."""
     aside = _aside(site, clause, lang) if clause is not None and clause.text == text else None
     if aside is None or any(b > aside[0] for _, b in spans):
-        return _marked(site, game, text, spans, a["url"], refs)
+        return _marked(site, game, text, spans, url, refs)
     at, label = aside
-    linkers = _linkers(site, game, refs)
     return _set_aside(
-        _marked(site, game, text[:at], spans, a["url"], refs),
+        _marked(site, game, text[:at], spans, url, refs),
         label,
-        render_text(text[at:], (), linkers, a["url"]),
+        _marked(site, game, text[at:], [], url, refs),
     )
 
 
@@ -479,20 +486,6 @@ def _copy_text(a: Mapping[str, Any]) -> str:
     if a["heading"]:
         lines += [f"{x['clause_id']} {x['text']}" for x in a["context"] if x["relation"] == "child"]
     return "\n".join(lines)
-
-
-def _clause_html(
-    site: Site, game: str, clause: Clause, text: str, url: str, refs: list[dict], lang: str
-) -> Any:
-    aside = _aside(site, clause, lang) if text == clause.text else None
-    if aside is None:
-        return _text(site, game, text, (), url, refs)
-    at, label = aside
-    return _set_aside(
-        _text(site, game, text[:at], (), url, refs),
-        label,
-        _text(site, game, text[at:], (), url, refs),
-    )
 
 
 def card_view(site: Site, card: Mapping[str, Any], lang: str = "en") -> dict[str, Any]:
@@ -516,7 +509,16 @@ def card_view(site: Site, card: Mapping[str, Any], lang: str = "en") -> dict[str
         **a,
         "game_name": site.store.games().get(game, game),
         "label": node_label(a["clause_id"], a["title"], "", a["kind"]),
-        "html": _card_html(site, a, refs, lang),
+        "html": _rule_html(
+            site,
+            game,
+            site.store.get(doc, a["clause_id"]),
+            a["text"],
+            a["answer_spans"],
+            a["url"],
+            refs,
+            lang,
+        ),
         "copy_text": _copy_text(a),
         "context": [item(x) for x in a["context"]],
         "refs": [item(x) for x in a["refs"]],
