@@ -45,6 +45,7 @@ class Case:
     dense: np.ndarray  # the query as typed
     dense_expanded: np.ndarray  # expanded or rewritten in the book's wording
     questions: np.ndarray  # question view (of the expanded/rewritten query vector)
+    chars: np.ndarray | None  # character-gram BM25
 
 
 def prepare(s: Searcher, dataset: str) -> list[Case]:
@@ -66,7 +67,7 @@ def prepare(s: Searcher, dataset: str) -> list[Case]:
                 for c in s.index.clauses
             ]
         )
-        cases.append(Case(q, plan, rel, bm, dense, dx, raw.questions))
+        cases.append(Case(q, plan, rel, bm, dense, dx, raw.questions, raw.chars))
     return cases
 
 
@@ -76,7 +77,8 @@ def score(s: Searcher, cases: list[Case], fusion: Fusion) -> tuple[float, float,
     for c in cases:
         d = c.dense_expanded if fusion.expand_dense else c.dense
         latin = c.plan.pq.lang == "latin"
-        f = fuse(d, c.bm25, c.plan.mask, fusion, latin, s.index.is_glossary_row, c.questions)
+        glossary = s.index.is_glossary_row
+        f = fuse(d, c.bm25, c.plan.mask, fusion, latin, glossary, c.questions, None, c.chars)
         order = np.argsort(-f, kind="stable")[:10]
         relv = [bool(c.relevant[i]) for i in order]
         r5.append(recall_at_k(relv, 5))
@@ -94,16 +96,27 @@ def tune_fusion(s: Searcher, cases: list[Case]) -> None:
         [True],
         [0.0, 0.1],
         [0.0, 0.25, 0.5, 0.75, 1.0, 1.5],
+        [0.0, 0.2],
     )
     rows = [
-        (*score(s, cases, Fusion(w, we, expd, top, gp, qw)), w, we, top, expd, gp, qw)
-        for w, we, top, expd, gp, qw in grid
+        (
+            *score(s, cases, Fusion(w, we, expd, top, gp, qw, char_weight=cw)),
+            w,
+            we,
+            top,
+            expd,
+            gp,
+            qw,
+            cw,
+        )
+        for w, we, top, expd, gp, qw, cw in grid
     ]
     rows.sort(reverse=True)
-    for r5, mrr, r5en, w, we, top, expd, gp, qw in rows[:15]:
+    for r5, mrr, r5en, w, we, top, expd, gp, qw, cw in rows[:15]:
         print(
             f"R@5 {r5:.3f} MRR {mrr:.3f} R@5en {r5en:.3f} | w={w:.1f} w_latin={we:.1f} "
-            f"top={top} expand_dense={expd} glossary_penalty={gp} question_weight={qw}"
+            f"top={top} expand_dense={expd} glossary_penalty={gp} question_weight={qw} "
+            f"char_weight={cw}"
         )
 
 

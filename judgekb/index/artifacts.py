@@ -12,6 +12,7 @@ Layout of ``<data_dir>/index``::
     sentences.npy   the sentences of every clause of two or more, embedded (the answer card)
     sentences.json  {row: [[start, end], ...]}: where those sentences stand in each clause
     bm25/           bm25s index over pythainlp/word tokens
+    bm25_chars/     bm25s index over each word's character 4-grams (index/tokenize.py)
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def read_manifest(index_dir: Path) -> dict[str, Any]:
         "sentences.npy",
         "sentences.json",
         "bm25",
+        "bm25_chars",
     ):
         if not (index_dir / name).exists():
             raise IndexMismatch(f"index at {index_dir} lacks {name}; {REBUILD}")

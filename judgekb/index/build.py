@@ -38,7 +38,7 @@ from judgekb.index.question_view import (
     write_question_view,
 )
 from judgekb.index.sentences import SENTENCE_VERSION, sentence_texts, write_sentences
-from judgekb.index.tokenize import TOKENIZER_VERSION, tokenize
+from judgekb.index.tokenize import TOKENIZER_VERSION, char_grams, tokenize
 
 if TYPE_CHECKING:
     from judgekb.index.embedder import Embedder
@@ -49,6 +49,9 @@ log = logging.getLogger(__name__)
 # (scripts/tune_fusion.py --bm25): k1 0.9 ranks better than bm25s's default 1.5 here,
 # because rule clauses are short and a repeated word says little more than one mention.
 BM25_PARAMS = {"k1": 0.9, "b": 0.75}
+# ... and of the character-gram BM25 (index/tokenize.py char_grams): bm25s's usual k1, since
+# one word yields several grams
+CHAR_BM25_PARAMS = {"k1": 1.2, "b": 0.75}
 QUERY_SPACE = "\x1fquery"  # cache keys of texts encoded as queries (the question view)
 
 
@@ -75,6 +78,7 @@ def expected_manifest(model: str, corpus_hash: str) -> dict[str, Any]:
         "question_view_version": QUESTION_VIEW_VERSION,
         "game_model_version": GAME_MODEL_VERSION,
         "bm25": BM25_PARAMS,
+        "bm25_chars": CHAR_BM25_PARAMS,
         "corpus_hash": corpus_hash,
     }
 
@@ -199,6 +203,9 @@ def build_index(
     bm25 = bm25s.BM25(**BM25_PARAMS)
     bm25.index([tokenize(t) or ["∅"] for t in texts], show_progress=False)
     bm25.save(str(tmp / "bm25"), show_progress=False)
+    chars = bm25s.BM25(**CHAR_BM25_PARAMS)
+    chars.index([char_grams(t) or ["∅"] for t in texts], show_progress=False)
+    chars.save(str(tmp / "bm25_chars"), show_progress=False)
     ids = [[c.doc_id, c.clause_id] for c in clauses]
     (tmp / "ids.json").write_text(json.dumps(ids, ensure_ascii=False), encoding="utf-8")
     commit_index_dir(

@@ -27,6 +27,7 @@ from judgekb.index.games import GameModel, read_asked_words
 from judgekb.index.question_view import QuestionView
 from judgekb.index.request import Scope
 from judgekb.index.sentences import SentenceIndex
+from judgekb.index.tokenize import char_grams
 
 if TYPE_CHECKING:
     from judgekb.index.embedder import Embedder
@@ -80,12 +81,14 @@ class LoadedIndex:
         if self.manifest.get("faiss") == "flat":
             self.vectors = self.dense.reconstruct_n(0, self.dense.ntotal)
         self.bm25 = bm25s.BM25.load(str(index_dir / "bm25"), show_progress=False)
+        self.bm25_chars = bm25s.BM25.load(str(index_dir / "bm25_chars"), show_progress=False)
         self.docs: dict[str, Document] = {d.doc_id: d for d in store.documents()}
         self.games = store.games()
         docs = self.docs
         self.game_of_row = np.array([docs[c.doc_id].game for c in self.clauses])
         names, self._game_index = np.unique(self.game_of_row, return_inverse=True)
         self._game_names = [str(g) for g in names]
+        self.game_number: np.ndarray = self._game_index  # each row's game, as a number
         self.doc_of_row = np.array([c.doc_id for c in self.clauses])
         self.lang_of_row = np.array([c.lang for c in self.clauses])
         self.kind_of_row = np.array([c.kind for c in self.clauses])
@@ -146,6 +149,14 @@ class LoadedIndex:
         if not tokens:
             return np.zeros(len(self.clauses), dtype=np.float32)
         return np.asarray(self.bm25.get_scores(tokens), dtype=np.float32)
+
+    def char_scores(self, text: str) -> np.ndarray:
+        """The character-gram BM25's score of every row for ``text`` (index/tokenize.py)."""
+        vocab = self.bm25_chars.vocab_dict
+        grams = [g for g in char_grams(text) if g in vocab]
+        if not grams:
+            return np.zeros(len(self.clauses), dtype=np.float32)
+        return np.asarray(self.bm25_chars.get_scores(grams), dtype=np.float32)
 
     def dense_scores(self, text: str, deadline: float | None = None) -> np.ndarray:
         """Cosine of every row to the encoded ``text`` (-1 where an approximate index skips).

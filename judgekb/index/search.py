@@ -106,7 +106,9 @@ class Searcher:
         plan.query_truncated = self.index.query_truncated(text)
         qv = self.index.query_vector(text, plan.request.deadline)
         questions = self.index.question_scores(qv, plan.mask)
-        return RawScores(self.index.dense_scores_of(qv), bm, questions, qv)
+        words = " ".join([plan.search_text, *plan.expansion])
+        chars = self.index.char_scores(words) if mode == "hybrid" else None
+        return RawScores(self.index.dense_scores_of(qv), bm, questions, qv, chars)
 
     def _near(self, plan: QueryPlan) -> QueryPlan:
         """The plan of a bare clause number's related clauses: the named clause's game."""
@@ -150,6 +152,8 @@ class Searcher:
             self.index.is_glossary_row,
             raw.questions,
             plan.game_prior,
+            raw.chars,
+            None if plan.game_prior is None else self.index.game_number,
         )
 
     # public -----------------------------------------------------------------------------

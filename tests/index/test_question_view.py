@@ -190,3 +190,25 @@ def test_a_word_other_games_judges_use_is_no_games_own(tmp_path):
         "vanguard": ["rear-guard"],
         "one-piece": ["leader"],
     }
+
+
+def test_the_character_grams_are_normalised_within_each_game_over_several():
+    """Over several games each game's best character-gram score counts 1: a Latin-script
+    question shares more letters with the Malay book than with the Thai ones."""
+    from judgekb.index.fusion import fuse, normalise_within
+
+    zeros = np.zeros(4, np.float32)
+    mask = np.ones(4, bool)
+    chars = np.array([8.0, 2.0, 1.0, 0.5], np.float32)
+    games = np.array([0, 0, 1, 1])
+    np.testing.assert_allclose(normalise_within(chars, mask, games, 50), [1, 0, 1, 0])
+    np.testing.assert_allclose(
+        normalise_within(chars, mask, None, 50), [1, 0.2, 0.0667, 0], atol=1e-3
+    )
+    fusion = Fusion(char_weight=0.5)
+    fused = fuse(zeros, zeros, mask, fusion, False, zeros, None, None, chars, games)
+    np.testing.assert_allclose(fused, [0.5, 0, 0.5, 0])
+    assert (
+        fuse(zeros, zeros, mask, Fusion(char_weight=0.0), False, zeros, None, None, chars).tolist()
+        == [0] * 4
+    )

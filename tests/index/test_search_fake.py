@@ -19,6 +19,7 @@ from judgekb.errors import (
     UnknownGame,
 )
 from judgekb.index.build import build_index
+from judgekb.index.fusion import Fusion
 from judgekb.index.request import SearchRequest
 from judgekb.index.search import Searcher
 from judgekb.index.terms import Lexicon
@@ -84,6 +85,25 @@ def test_thai_question_finds_the_draw_rule(env, mode):
         SearchRequest.of("ถ้าแพ้พร้อมกัน เสมอไหม", game="summoner-master", mode=mode)
     )
     assert ids(res)[0] in {("th-doc", "100.1"), ("th-decree", "100.1")}
+
+
+def test_a_misspelt_word_is_found_by_its_character_grams(env):
+    """'serentakk' is no word of the book (the word BM25 scores nothing), but shares most of
+    its character 4-grams with 1.1's 'serentak'."""
+    s = env["searcher"]
+    plan = s.planner.plan(SearchRequest.of("serentakk", game="vanguard"))
+    raw = s.scores(plan, "hybrid")
+    assert not raw.bm25.any() and raw.chars is not None
+    assert s.index.clauses[int(raw.chars.argmax())].clause_id == "1.1"
+    assert s.scores(plan, "dense").chars is None  # only a hybrid search reads them
+    # the fake encoder puts 1.2 a little closer than 1.1; the grams lift 1.1 above it
+    order = ids(s.search(SearchRequest.of("serentakk", game="vanguard")))
+    assert order.index(("ms-doc", "1.1")) < order.index(("ms-doc", "1.2"))
+    plain = Searcher(
+        env["store"], env["tmp"] / "index", env["fake"], "fake-onehot", fusion=Fusion(char_weight=0)
+    )
+    order = ids(plain.search(SearchRequest.of("serentakk", game="vanguard")))
+    assert order.index(("ms-doc", "1.1")) > order.index(("ms-doc", "1.2"))
 
 
 def test_english_question_is_expanded_into_malay(env):

@@ -32,3 +32,12 @@ def test_latin_words_numbers_and_mixed_text():
 
 def test_same_tokens_for_damaged_sara_am_and_thai_digits():
     assert tokenize("จํานวน ๒ ใบ") == tokenize("จำนวน 2 ใบ")
+
+
+def test_char_grams_are_each_words_padded_4_grams_normalised():
+    from judgekb.index.tokenize import char_grams
+
+    assert char_grams("Dek ok") == [" dek", "dek ", " ok "]  # a short word is one gram
+    assert char_grams("จํานวน") == char_grams("จำนวน")  # damaged sara am reads the same
+    # a judge's misspelling shares most grams with the book's word
+    assert len(set(char_grams("serentakk")) & set(char_grams("serentak"))) == 6  # of 7
