@@ -90,6 +90,9 @@ class LoadedIndex:
         self._game_names = [str(g) for g in names]
         self.game_number: np.ndarray = self._game_index  # each row's game, as a number
         self.doc_of_row = np.array([c.doc_id for c in self.clauses])
+        self._rows_of_doc: dict[str, list[int]] = {}
+        for i, c in enumerate(self.clauses):
+            self._rows_of_doc.setdefault(c.doc_id, []).append(i)
         self.lang_of_row = np.array([c.lang for c in self.clauses])
         self.kind_of_row = np.array([c.kind for c in self.clauses])
         self.doc_kind_of_row = np.array([docs[c.doc_id].kind for c in self.clauses])
@@ -149,6 +152,10 @@ class LoadedIndex:
         if not tokens:
             return np.zeros(len(self.clauses), dtype=np.float32)
         return np.asarray(self.bm25.get_scores(tokens), dtype=np.float32)
+
+    def rows_of_doc(self, doc_id: str) -> list[int]:
+        """The rows of one document, in row order."""
+        return self._rows_of_doc.get(doc_id, [])
 
     def char_scores(self, text: str) -> np.ndarray:
         """The character-gram BM25's score of every row for ``text`` (index/tokenize.py)."""

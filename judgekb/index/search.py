@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 __all__ = ["Fusion", "RawScores", "Searcher", "load_searcher"]
 
 WARM_UP_QUESTION = "ผู้เล่นแพ้เมื่อไหร่ ถ้าการ์ดในเด็คหมดและโจมตีไม่ได้ "
+# A section named in a sentence: this many of its own clauses the sentence fits best, next
+WITHIN_NAMED = 2
 TRUNCATED_NOTE = "the query is longer than the encoder's 512 tokens: only its start was read"
 
 
@@ -183,13 +185,20 @@ class Searcher:
             # A number several games print, asked about in a sentence ("Bahagian 11.1.1.1 CR —
             # kalau loop tu tak ada sape boleh stop, game jadi seri"): each game's clause is
             # still listed first, the one the sentence is about before the others.
-            scored = self._scored(plan)
-            plan.lookups.sort(key=lambda lookup: -float(scored[1][lookup[0]]))
+            scored = first = self._scored(plan)
+            plan.lookups.sort(key=lambda lookup: -float(first[1][lookup[0]]))
         for row, via in plan.lookups:
             add(row, 1.0, via)
         if plan.lookups and not plan.ambiguous_games:
             for target in self._refs_of(plan.lookups[0][0], plan.mask):
                 add(target, 1.0, "ref")
+            if not plan.bare and request.mode == "hybrid":
+                # "Bahagian 13 cakap apa pasal kad yang masih tertinggal dalam zon trigger?":
+                # a section asked about in a sentence, then the parts of it the sentence is about
+                scored = now = scored or self._scored(plan)
+                fused = now[1]
+                for row in self._within(plan.lookups[0][0], fused)[:WITHIN_NAMED]:
+                    add(row, float(fused[row]), "search", plan.terms)
         signals = SearchSignals(0.0, 0.0, 0.0, 0.0, 0)
         qv: np.ndarray | None = None
         # A bare number the chosen game does not print: nothing else to show. One printed by
@@ -241,6 +250,20 @@ class Searcher:
         return self.index.sentences.answering(row, hit.text, qv, result.terms)
 
     # ordering ---------------------------------------------------------------------------
+    def _within(self, row: int, fused: np.ndarray) -> list[int]:
+        """The rows under the clause at ``row`` (same document, its number a prefix of theirs),
+        best ``fused`` first; none outside the search's scope."""
+        c = self.index.clauses[row]
+        under = [
+            i
+            for i in self.index.rows_of_doc(c.doc_id)
+            if np.isfinite(fused[i])
+            and self.index.clauses[i].clause_id[len(c.clause_id) : len(c.clause_id) + 1]
+            in (".", "-")
+            and self.index.clauses[i].clause_id.startswith(c.clause_id)
+        ]
+        return sorted(under, key=lambda i: -float(fused[i]))
+
     def _refs_of(self, row: int, mask: np.ndarray) -> list[int]:
         c = self.index.clauses[row]
         out = []

@@ -7,6 +7,7 @@ import shutil
 import time
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from judgekb.corpus.store import ClauseStore
@@ -104,6 +105,22 @@ def test_a_misspelt_word_is_found_by_its_character_grams(env):
     )
     order = ids(plain.search(SearchRequest.of("serentakk", game="vanguard")))
     assert order.index(("ms-doc", "1.1")) > order.index(("ms-doc", "1.2"))
+
+
+def test_a_section_named_in_a_sentence_comes_first_then_its_clauses_the_sentence_is_about(env):
+    """'ข้อ 100 จั่วการ์ด' ("section 100: drawing a card"): 100 itself, then 100.2 (the draw)
+    before 100.1. 'ข้อ 100 ร่าย' ("section 100: casting"): section 100's own clauses before
+    the glossary's entry for casting, which the sentence alone would put first."""
+    s = env["searcher"]
+    order = ids(s.search(SearchRequest.of("ข้อ 100 จั่วการ์ด", game="summoner-master")))
+    assert order[:2] == [("th-doc", "100"), ("th-doc", "100.2")]
+    assert order.index(("th-doc", "100.2")) < order.index(("th-doc", "100.1"))
+    order = ids(s.search(SearchRequest.of("ข้อ 100 ร่าย", game="summoner-master")))
+    assert order[0] == ("th-doc", "100")
+    assert set(order[1:3]) == {("th-doc", "100.1"), ("th-doc", "100.2")}
+    assert ("th-doc", "glossary/cast") in order[3:]
+    under = s._within(s.index.row[("th-doc", "100")], np.zeros(len(s.index), np.float32))
+    assert sorted(s.index.clauses[i].clause_id for i in under) == ["100.1", "100.2"]
 
 
 def test_english_question_is_expanded_into_malay(env):
