@@ -46,6 +46,7 @@ class Case:
     dense_expanded: np.ndarray  # expanded or rewritten in the book's wording
     questions: np.ndarray  # question view (of the expanded/rewritten query vector)
     chars: np.ndarray | None  # character-gram BM25
+    asked: np.ndarray | None  # ... over the judges' questions
 
 
 def prepare(s: Searcher, dataset: str) -> list[Case]:
@@ -67,7 +68,7 @@ def prepare(s: Searcher, dataset: str) -> list[Case]:
                 for c in s.index.clauses
             ]
         )
-        cases.append(Case(q, plan, rel, bm, dense, dx, raw.questions, raw.chars))
+        cases.append(Case(q, plan, rel, bm, dense, dx, raw.questions, raw.chars, raw.asked))
     return cases
 
 
@@ -78,7 +79,19 @@ def score(s: Searcher, cases: list[Case], fusion: Fusion) -> tuple[float, float,
         d = c.dense_expanded if fusion.expand_dense else c.dense
         latin = c.plan.pq.lang == "latin"
         glossary = s.index.is_glossary_row
-        f = fuse(d, c.bm25, c.plan.mask, fusion, latin, glossary, c.questions, None, c.chars)
+        f = fuse(
+            d,
+            c.bm25,
+            c.plan.mask,
+            fusion,
+            latin,
+            glossary,
+            c.questions,
+            None,
+            c.chars,
+            None,
+            c.asked,
+        )
         order = np.argsort(-f, kind="stable")[:10]
         relv = [bool(c.relevant[i]) for i in order]
         r5.append(recall_at_k(relv, 5))

@@ -7,6 +7,7 @@ Layout of ``<data_dir>/index``::
     dense.faiss     FAISS inner-product index over L2-normalised passage vectors
     questions.npy   judges' questions (data/questions) embedded as queries: the question view
     question_rows.npy  (question, row) pairs sorted by row
+    questions_bm25/  bm25s index over the questions' character 4-grams (index/question_view.py)
     game_model.npz  which game a question reads like (index/games.py GameModel)
     asked_words.json  word -> game -> judges' questions using it (index/games.py GameVocabulary)
     sentences.npy   the sentences of every clause of two or more, embedded (the answer card)
@@ -46,6 +47,7 @@ def read_manifest(index_dir: Path) -> dict[str, Any]:
         "dense.faiss",
         "questions.npy",
         "question_rows.npy",
+        "questions_bm25",
         "game_model.npz",
         "asked_words.json",
         "sentences.npy",

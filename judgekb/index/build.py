@@ -194,7 +194,8 @@ def build_index(
     index.add(vecs)
     faiss.write_index(index, str(tmp / "dense.faiss"))
     write_sentences(tmp, spans, sentence_vecs)
-    write_question_view(tmp, question_vecs, clause_question_pairs(store, clauses, questions))
+    pairs = clause_question_pairs(store, clauses, questions)
+    write_question_view(tmp, question_vecs, pairs, asked)
     _game_model(store, clauses, questions).save(tmp)
     game_of = {d.doc_id: d.game for d in store.documents()}
     write_asked_words(

@@ -19,6 +19,7 @@ class RawScores:
     questions: np.ndarray  # question view: cosine to the closest judges' question (0: none)
     qv: np.ndarray | None  # the encoded query, (1, dim); None when dense was not run
     chars: np.ndarray | None = None  # character-gram BM25 (hybrid searches only)
+    asked: np.ndarray | None = None  # ... over the judges' questions, each row's best
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,9 @@ class Fusion:
     # added on top: spellings the word BM25 misses (dev within-game R@5 0.948 -> 0.956, card
     # recall 0.954 -> 0.959; weights 0.1-0.3 all gain, 0.5 loses R@1).
     char_weight: float = 0.2
+    # Weight of the min-max normalised character-gram BM25 over the judges' questions (each
+    # clause scored by its best question; index/question_view.py), added on top.
+    asked_weight: float = 0.7
 
 
 def normalise(s: np.ndarray, mask: np.ndarray, top: int) -> np.ndarray:
@@ -84,6 +88,7 @@ def fuse(
     game_prior: np.ndarray | None = None,
     chars: np.ndarray | None = None,
     games: np.ndarray | None = None,
+    asked: np.ndarray | None = None,
 ) -> np.ndarray:
     """Weighted sum of the normalised scores, glossary entries lowered; -inf outside ``mask``.
     ``questions`` (the question view's per-row scores) adds ``fusion.question_weight`` of its
@@ -91,7 +96,8 @@ def fuse(
     games) ``fusion.game_prior_weight`` of it; ``chars`` (the character-gram BM25's scores)
     ``fusion.char_weight`` of its score normalised within each game (``games``, each row's
     game number, for a search over several: a Latin-script question shares far more letters
-    with the one Malay book than with the Thai ones, which says nothing about its game)."""
+    with the one Malay book than with the Thai ones, which says nothing about its game);
+    ``asked`` (the same over the judges' questions) ``fusion.asked_weight`` of it, likewise."""
     w = fusion.english_dense_weight if latin else fusion.dense_weight
     fused = w * normalise(dense, mask, fusion.norm_top) + (1 - w) * normalise(
         bm25, mask, fusion.norm_top
@@ -102,6 +108,8 @@ def fuse(
         fused = fused + fusion.game_prior_weight * game_prior
     if chars is not None and fusion.char_weight:
         fused = fused + fusion.char_weight * normalise_within(chars, mask, games, fusion.norm_top)
+    if asked is not None and fusion.asked_weight:
+        fused = fused + fusion.asked_weight * normalise_within(asked, mask, games, fusion.norm_top)
     fused = fused - fusion.glossary_penalty * glossary_rows
     return np.where(mask, fused, -np.inf)
 

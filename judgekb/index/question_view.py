@@ -12,7 +12,10 @@ Artifacts in the index directory:
 - ``questions.npy``: one unit vector per question (float32, n_questions x dim; loaded in
   pair order, so that a scoped search scores only the questions of its span of rows);
 - ``question_rows.npy``: (question, row) pairs sorted by row: a question belongs to the row of
-  its clause and, through the clause's stable key, to the same clause in other editions.
+  its clause and, through the clause's stable key, to the same clause in other editions;
+- ``questions_bm25/``: a BM25 over each question's character 4-grams
+  (:func:`judgekb.index.tokenize.char_grams`): a clause's lexical score is its best question's,
+  a fourth signal (a judge's words met in another judge's words, spelling slips included).
 """
 
 from __future__ import annotations
@@ -26,10 +29,13 @@ from judgekb.corpus.model import Clause
 from judgekb.corpus.normalize import normalize_text
 from judgekb.corpus.questions import Question
 from judgekb.corpus.store import ClauseStore
+from judgekb.index.tokenize import char_grams
 
-QUESTION_VIEW_VERSION = "2"  # bump when question_texts or the pairing changes
+QUESTION_VIEW_VERSION = "3"  # bump when question_texts, the pairing or the BM25 changes
 VECTORS = "questions.npy"
 PAIRS = "question_rows.npy"
+LEXICAL = "questions_bm25"
+LEXICAL_PARAMS = {"k1": 1.2, "b": 0.75}
 
 
 def question_texts(questions: Sequence[Question]) -> list[str]:
@@ -72,9 +78,17 @@ def clause_question_pairs(
     return question_pairs(questions, row, same)
 
 
-def write_question_view(directory: Path, vectors: np.ndarray, pairs: np.ndarray) -> None:
+def write_question_view(
+    directory: Path, vectors: np.ndarray, pairs: np.ndarray, texts: Sequence[str] = ()
+) -> None:
+    """The view's vectors, pairs and the BM25 over ``texts`` (the questions, in vector order)."""
+    import bm25s
+
     np.save(directory / VECTORS, np.ascontiguousarray(vectors, dtype=np.float32))
     np.save(directory / PAIRS, np.ascontiguousarray(pairs, dtype=np.int32))
+    lexical = bm25s.BM25(**LEXICAL_PARAMS)
+    lexical.index([char_grams(t) or ["∅"] for t in texts] or [["∅"]], show_progress=False)
+    lexical.save(str(directory / LEXICAL), show_progress=False)
 
 
 class QuestionView:
@@ -84,8 +98,12 @@ class QuestionView:
     only the questions of the span of rows it searches."""
 
     def __init__(self, directory: Path, n_rows: int) -> None:
+        import bm25s
+
         vectors = np.load(directory / VECTORS)
         pairs = np.load(directory / PAIRS)
+        self.lexical = bm25s.BM25.load(str(directory / LEXICAL), show_progress=False)
+        self.pair_questions = pairs[:, 0].astype(np.int64)
         self.n_rows = n_rows
         self.n_questions = int(vectors.shape[0])
         self.vectors = np.ascontiguousarray(vectors[pairs[:, 0]], dtype=np.float32)
@@ -99,6 +117,18 @@ class QuestionView:
 
     def __len__(self) -> int:
         return self.n_questions
+
+    def lexical_scores(self, text: str) -> np.ndarray:
+        """Per row, the character-gram BM25 score of ``text`` against the best of its
+        questions (0: none, or no gram of ``text`` in any question)."""
+        out = np.zeros(self.n_rows, dtype=np.float32)
+        vocab = self.lexical.vocab_dict
+        grams = [g for g in char_grams(text) if g in vocab]
+        if not self.rows.size or not grams:
+            return out
+        per_question = np.asarray(self.lexical.get_scores(grams), dtype=np.float32)
+        out[self.rows] = np.maximum.reduceat(per_question[self.pair_questions], self.starts)
+        return out
 
     def scores(self, qv: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """Per row, the cosine of ``qv`` (shape (1, dim)) to the closest of its questions;

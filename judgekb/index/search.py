@@ -109,8 +109,10 @@ class Searcher:
         qv = self.index.query_vector(text, plan.request.deadline)
         questions = self.index.question_scores(qv, plan.mask)
         words = " ".join([plan.search_text, *plan.expansion])
-        chars = self.index.char_scores(words) if mode == "hybrid" else None
-        return RawScores(self.index.dense_scores_of(qv), bm, questions, qv, chars)
+        hybrid = mode == "hybrid"
+        chars = self.index.char_scores(words) if hybrid else None
+        asked = self.index.questions.lexical_scores(words) if hybrid else None
+        return RawScores(self.index.dense_scores_of(qv), bm, questions, qv, chars, asked)
 
     def _near(self, plan: QueryPlan) -> QueryPlan:
         """The plan of a bare clause number's related clauses: the named clause's game."""
@@ -156,6 +158,7 @@ class Searcher:
             plan.game_prior,
             raw.chars,
             None if plan.game_prior is None else self.index.game_number,
+            raw.asked,
         )
 
     # public -----------------------------------------------------------------------------

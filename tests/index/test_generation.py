@@ -41,6 +41,11 @@ FILES = [
     "index/manifest.json",
     "index/question_rows.npy",
     "index/questions.npy",
+    "index/questions_bm25/data.csc.index.npy",
+    "index/questions_bm25/indices.csc.index.npy",
+    "index/questions_bm25/indptr.csc.index.npy",
+    "index/questions_bm25/params.index.json",
+    "index/questions_bm25/vocab.index.json",
     "index/sentences.json",
     "index/sentences.npy",
 ]

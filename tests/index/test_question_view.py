@@ -42,6 +42,22 @@ def test_an_index_without_questions_scores_zero(tmp_path):
     write_question_view(tmp_path, np.zeros((0, 2), np.float32), np.zeros((0, 2), np.int32))
     view = QuestionView(tmp_path, n_rows=3)
     assert len(view) == 0 and view.scores(np.ones((1, 2))).tolist() == [0, 0, 0]
+    assert view.lexical_scores("boleh guard").tolist() == [0, 0, 0]
+
+
+def test_a_rows_lexical_score_is_its_best_questions(tmp_path):
+    """Question 0 (row 1 and row 3) and question 2 (row 3) share the judge's words, question 1
+    (row 1) does not: row 3 scores its better question, row 1 question 0, rows 0/2/4 nothing;
+    a misspelt word ("guardd") still meets its grams."""
+    texts = ["boleh guard dengan grade 3", "bila drive check", "guard grade 3 boleh tak"]
+    vectors = np.eye(3, dtype=np.float32)
+    pairs = np.array([[0, 1], [1, 1], [0, 3], [2, 3]], np.int32)
+    write_question_view(tmp_path, vectors, pairs, texts)
+    view = QuestionView(tmp_path, n_rows=5)
+    scores = view.lexical_scores("boleh tak guardd grade 3")
+    assert scores[[0, 2, 4]].tolist() == [0, 0, 0]
+    assert scores[3] > scores[1] > 0
+    assert view.lexical_scores("zzzz").tolist() == [0] * 5
 
 
 def test_pairs_follow_the_stable_key_and_skip_unknown_clauses():
