@@ -38,7 +38,7 @@ from judgekb.index.question_view import (
     write_question_view,
 )
 from judgekb.index.sentences import SENTENCE_VERSION, sentence_texts, write_sentences
-from judgekb.index.tokenize import TOKENIZER_VERSION, char_grams, tokenize
+from judgekb.index.tokenize import CHAR_BM25_PARAMS, TOKENIZER_VERSION, char_grams, tokenize
 
 if TYPE_CHECKING:
     from judgekb.index.embedder import Embedder
@@ -49,9 +49,6 @@ log = logging.getLogger(__name__)
 # (scripts/tune_fusion.py --bm25): k1 0.9 ranks better than bm25s's default 1.5 here,
 # because rule clauses are short and a repeated word says little more than one mention.
 BM25_PARAMS = {"k1": 0.9, "b": 0.75}
-# ... and of the character-gram BM25 (index/tokenize.py char_grams): bm25s's usual k1, since
-# one word yields several grams
-CHAR_BM25_PARAMS = {"k1": 1.2, "b": 0.75}
 QUERY_SPACE = "\x1fquery"  # cache keys of texts encoded as queries (the question view)
 
 

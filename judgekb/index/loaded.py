@@ -27,7 +27,7 @@ from judgekb.index.games import GameModel, read_asked_words
 from judgekb.index.question_view import QuestionView
 from judgekb.index.request import Scope
 from judgekb.index.sentences import SentenceIndex
-from judgekb.index.tokenize import char_grams
+from judgekb.index.tokenize import char_gram_scores
 
 if TYPE_CHECKING:
     from judgekb.index.embedder import Embedder
@@ -159,11 +159,7 @@ class LoadedIndex:
 
     def char_scores(self, text: str) -> np.ndarray:
         """The character-gram BM25's score of every row for ``text`` (index/tokenize.py)."""
-        vocab = self.bm25_chars.vocab_dict
-        grams = [g for g in char_grams(text) if g in vocab]
-        if not grams:
-            return np.zeros(len(self.clauses), dtype=np.float32)
-        return np.asarray(self.bm25_chars.get_scores(grams), dtype=np.float32)
+        return char_gram_scores(self.bm25_chars, text, len(self.clauses))
 
     def dense_scores(self, text: str, deadline: float | None = None) -> np.ndarray:
         """Cosine of every row to the encoded ``text`` (-1 where an approximate index skips).

@@ -29,13 +29,12 @@ from judgekb.corpus.model import Clause
 from judgekb.corpus.normalize import normalize_text
 from judgekb.corpus.questions import Question
 from judgekb.corpus.store import ClauseStore
-from judgekb.index.tokenize import char_grams
+from judgekb.index.tokenize import CHAR_BM25_PARAMS, char_gram_scores, char_grams
 
 QUESTION_VIEW_VERSION = "3"  # bump when question_texts, the pairing or the BM25 changes
 VECTORS = "questions.npy"
 PAIRS = "question_rows.npy"
 LEXICAL = "questions_bm25"
-LEXICAL_PARAMS = {"k1": 1.2, "b": 0.75}
 
 
 def question_texts(questions: Sequence[Question]) -> list[str]:
@@ -86,7 +85,7 @@ def write_question_view(
 
     np.save(directory / VECTORS, np.ascontiguousarray(vectors, dtype=np.float32))
     np.save(directory / PAIRS, np.ascontiguousarray(pairs, dtype=np.int32))
-    lexical = bm25s.BM25(**LEXICAL_PARAMS)
+    lexical = bm25s.BM25(**CHAR_BM25_PARAMS)
     lexical.index([char_grams(t) or ["∅"] for t in texts] or [["∅"]], show_progress=False)
     lexical.save(str(directory / LEXICAL), show_progress=False)
 
@@ -122,11 +121,9 @@ class QuestionView:
         """Per row, the character-gram BM25 score of ``text`` against the best of its
         questions (0: none, or no gram of ``text`` in any question)."""
         out = np.zeros(self.n_rows, dtype=np.float32)
-        vocab = self.lexical.vocab_dict
-        grams = [g for g in char_grams(text) if g in vocab]
-        if not self.rows.size or not grams:
+        if not self.rows.size:
             return out
-        per_question = np.asarray(self.lexical.get_scores(grams), dtype=np.float32)
+        per_question = char_gram_scores(self.lexical, text, self.n_questions)
         out[self.rows] = np.maximum.reduceat(per_question[self.pair_questions], self.starts)
         return out
 

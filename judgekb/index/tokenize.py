@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
+
+import numpy as np
 
 from judgekb.corpus.normalize import normalize_text
 
@@ -169,6 +172,8 @@ def tokenize(text: str) -> list[str]:
 # BM25 above needs the exact token (dev R@5 +0.008, the 3,102 held-out tuning questions of
 # judgekb/eval/tuning +0.008; docs/benchmarks.md, sixth session).
 CHAR_GRAM = 4
+# bm25s's usual saturation for the gram indexes (one word yields several grams)
+CHAR_BM25_PARAMS = {"k1": 1.2, "b": 0.75}
 
 
 def char_grams(text: str) -> list[str]:
@@ -180,3 +185,12 @@ def char_grams(text: str) -> list[str]:
         n = min(CHAR_GRAM, len(padded))
         out += [padded[i : i + n] for i in range(len(padded) - n + 1)]
     return out
+
+
+def char_gram_scores(index: Any, text: str, n: int) -> np.ndarray:
+    """A bm25s index of :func:`char_grams`' scores for ``text`` (``n`` zeros when none of its
+    grams is in the index)."""
+    grams = [g for g in char_grams(text) if g in index.vocab_dict]
+    if not grams:
+        return np.zeros(n, dtype=np.float32)
+    return np.asarray(index.get_scores(grams), dtype=np.float32)
