@@ -86,13 +86,15 @@ class LoadedIndex:
         self.games = store.games()
         docs = self.docs
         self.game_of_row = np.array([docs[c.doc_id].game for c in self.clauses])
-        names, self._game_index = np.unique(self.game_of_row, return_inverse=True)
-        self._game_names = [str(g) for g in names]
-        self.game_number: np.ndarray = self._game_index  # each row's game, as a number
+        names, self.game_number = np.unique(self.game_of_row, return_inverse=True)
+        self._game_names = [str(g) for g in names]  # game_number -> its slug
         self.doc_of_row = np.array([c.doc_id for c in self.clauses])
-        self._rows_of_doc: dict[str, list[int]] = {}
+        # The clause tree as the corpus stores it (parent_id), by row: what "under" means.
+        self._child_rows: dict[int, list[int]] = {}
         for i, c in enumerate(self.clauses):
-            self._rows_of_doc.setdefault(c.doc_id, []).append(i)
+            parent = self.row.get((c.doc_id, c.parent_id)) if c.parent_id else None
+            if parent is not None:
+                self._child_rows.setdefault(parent, []).append(i)
         self.lang_of_row = np.array([c.lang for c in self.clauses])
         self.kind_of_row = np.array([c.kind for c in self.clauses])
         self.doc_kind_of_row = np.array([docs[c.doc_id].kind for c in self.clauses])
@@ -153,9 +155,14 @@ class LoadedIndex:
             return np.zeros(len(self.clauses), dtype=np.float32)
         return np.asarray(self.bm25.get_scores(tokens), dtype=np.float32)
 
-    def rows_of_doc(self, doc_id: str) -> list[int]:
-        """The rows of one document, in row order."""
-        return self._rows_of_doc.get(doc_id, [])
+    def rows_under(self, row: int) -> list[int]:
+        """The rows of every clause under the clause at ``row`` (its children, theirs …)."""
+        out, todo = [], list(self._child_rows.get(row, ()))
+        while todo:
+            i = todo.pop()
+            out.append(i)
+            todo.extend(self._child_rows.get(i, ()))
+        return out
 
     def char_scores(self, text: str) -> np.ndarray:
         """The character-gram BM25's score of every row for ``text`` (index/tokenize.py)."""
@@ -184,9 +191,9 @@ class LoadedIndex:
     def game_prior(self, probs: Mapping[str, float] | None, mask: np.ndarray) -> np.ndarray | None:
         """Each row's game probability (``probs``, the game model's for the question), when
         ``mask`` spans several games (None when it holds one game or none: nothing to weigh)."""
-        if not probs or np.unique(self._game_index[mask]).size < 2:
+        if not probs or np.unique(self.game_number[mask]).size < 2:
             return None
-        return np.array([probs.get(g, 0.0) for g in self._game_names], np.float32)[self._game_index]
+        return np.array([probs.get(g, 0.0) for g in self._game_names], np.float32)[self.game_number]
 
     def question_scores(self, qv: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """Per row, the cosine of ``qv`` to the closest judges' question it answers (0: none;

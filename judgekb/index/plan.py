@@ -353,7 +353,12 @@ class Planner:
             return text
         book_langs = {str(x) for x in np.unique(self.index.lang_of_row[plan.mask])}
         if plan.lang not in ("none", *book_langs):
-            return text + " " + " ".join(plan.expansion)
+            if plan.pq.lang == "th":
+                return text + " " + " ".join(plan.expansion)
+            brief = self.lexicon.expand_brief(
+                text, plan.game, lambda form: self.book_text.occurs(form, plan.game)
+            )
+            return text + " " + " ".join(brief) if brief else text
         if plan.pq.lang == "th":
             return self.lexicon.rewrite_thai(
                 text, plan.game, lambda form: self.book_text.occurs(form, plan.game)

@@ -254,18 +254,10 @@ class Searcher:
 
     # ordering ---------------------------------------------------------------------------
     def _within(self, row: int, fused: np.ndarray) -> list[int]:
-        """The rows under the clause at ``row`` (same document, its number a prefix of theirs),
-        best ``fused`` first; none outside the search's scope."""
-        c = self.index.clauses[row]
-        under = [
-            i
-            for i in self.index.rows_of_doc(c.doc_id)
-            if np.isfinite(fused[i])
-            and self.index.clauses[i].clause_id[len(c.clause_id) : len(c.clause_id) + 1]
-            in (".", "-")
-            and self.index.clauses[i].clause_id.startswith(c.clause_id)
-        ]
-        return sorted(under, key=lambda i: -float(fused[i]))
+        """The rows under the clause at ``row`` in the corpus's clause tree, best ``fused``
+        first; none outside the search's scope."""
+        under = [i for i in self.index.rows_under(row) if np.isfinite(fused[i])]
+        return sorted(under, key=lambda i: (-float(fused[i]), i))
 
     def _refs_of(self, row: int, mask: np.ndarray) -> list[int]:
         c = self.index.clauses[row]

@@ -131,6 +131,11 @@ def test_printed_in_matches_latin_forms_as_whole_words():
     assert printed_in("Seri", text)
     assert not printed_in("ser", text)
     assert printed_in("การ์ด", "ผู้เล่นจั่วการ์ดหนึ่งใบ")  # Thai: a substring
+    # a whole word after look-alikes inside longer words; at the very start and end
+    assert printed_in("guard", text + " guard")
+    assert printed_in("guard", "guard")
+    assert printed_in("lingkaran", text)
+    assert not printed_in("seri.", "permainan seri")
 
 
 def test_rewrite_latin_puts_english_game_words_in_the_books_malay():

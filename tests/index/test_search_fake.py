@@ -210,13 +210,26 @@ def test_only_cross_lingual_queries_show_the_encoder_their_expansion(env):
     s = env["searcher"]
     english, malay, thai = "when do both players lose", "bila pemain kalah serentak", "แพ้พร้อมกัน"
     sm, vg = "summoner-master", "vanguard"
+    s.planner.lexicon.add("kalah", "แพ้")
     dense_text = s.planner.dense_text
-    assert dense_text(_plan(s, english, sm, ["แพ้"]), True) == "when do both players lose แพ้"
-    assert dense_text(_plan(s, english, vg, ["kalah"]), True) == "when do both players lose kalah"
-    assert dense_text(_plan(s, malay, vg, ["kalah"]), True) == "bila pemain kalah serentak"
-    assert dense_text(_plan(s, malay, sm, ["แพ้"]), True) == "bila pemain kalah serentak แพ้"
+    assert dense_text(_plan(s, english, sm), True) == "when do both players lose แพ้"
+    assert dense_text(_plan(s, english, vg), True) == "when do both players lose kalah"
+    assert dense_text(_plan(s, malay, vg), True) == "bila pemain kalah serentak"
+    assert dense_text(_plan(s, malay, sm), True) == "bila pemain kalah serentak แพ้"
     assert dense_text(_plan(s, thai, sm, ["เสมอ"]), True) == "แพ้พร้อมกัน"
-    assert dense_text(_plan(s, english, sm, ["แพ้"]), False) == english
+    assert dense_text(_plan(s, english, sm), False) == english
+
+
+def test_the_encoder_sees_one_book_form_per_phrase_game_and_script(env):
+    """Every synonym of every book made an English question over all games three to four
+    times longer to encode (the p95 of a search); one form of each does the bridging."""
+    s = env["searcher"]
+    lex = s.planner.lexicon
+    lex.add("lose", "ผู้เล่นที่แพ้")  # a second Thai form, printed by the decree
+    lex.add("lose", "seri")  # a second Malay form, printed by the Malay book
+    plan = _plan(s, "when do both players lose", None)
+    assert set(plan.expansion) == {"แพ้", "kalah", "ผู้เล่นที่แพ้", "seri"}  # BM25 gets them all
+    assert s.planner.dense_text(plan, True) == "when do both players lose แพ้ kalah"
 
 
 def test_thai_questions_reach_the_encoder_in_the_book_wording(env):
