@@ -9,7 +9,9 @@ object per line::
     {"clause_id": "1.2.1.1", "style": "chat", "question": "deck habis masa draw, terus kalah ke?"}
 
 ``style`` is ``plain`` (the book's language, ordinary wording), ``chat`` (as judges type it:
-slang, abbreviations, English game words) or ``en`` (English). The questions were written
+slang, abbreviations, English game words), ``en`` (English), or ``ms`` / ``th`` (Malay or
+Thai about a book in the other language: Malaysian judges run One Piece, Gundam and Summoner
+Master events too, and Thai judges Vanguard ones). The questions were written
 from the rulebooks alone, never from the evaluation questions; ``scripts/check_questions.py``
 checks them against the books. The search compares a judge's question with them
 (:mod:`judgekb.index.question_view`); a later edition of a family inherits them through the
@@ -30,7 +32,7 @@ from judgekb.corpus.jsonl import json_lines
 
 log = logging.getLogger(__name__)
 
-QUESTION_STYLES = ("plain", "chat", "en")
+QUESTION_STYLES = ("plain", "chat", "en", "ms", "th")
 MAX_QUESTION_CHARS = 300
 KEYS = {"clause_id", "style", "question"}
 

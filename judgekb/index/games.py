@@ -41,7 +41,6 @@ class GameEvidence:
 
     game: str
     # "named" (the question names the game) | "document" (it names one of the game's documents)
-    # | "language" (only that game's books are in the question's language)
     # | "terms" (words only its books print)
     reason: str
     words: tuple[str, ...]

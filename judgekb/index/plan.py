@@ -2,8 +2,8 @@
 
 Clause numbers anywhere in the text become lookups (one per game when a number is printed by
 several games and none was chosen; ``elsewhere`` when the chosen game does not print it);
-a game named in the question, the question's language or words only one game's books print
-scope a search that named no game; the rest of the sentence is what gets searched, with the
+a game named in the question or words only one game's books print scope a search that named
+no game (its language does not: judges of both countries run every game); the rest of the sentence is what gets searched, with the
 rulebook terms it expands to.
 """
 
@@ -103,9 +103,6 @@ class Planner:
         self.vocabulary = GameVocabulary(index.clauses, game_of, index.asked_words)
         self.languages = LanguageGuesser(index.clauses)
         self.aliases = self._alias_rows()
-        self.game_langs = {
-            g: {d.lang for d in index.docs.values() if d.game == g} for g in index.games
-        }
 
     def _alias_rows(self) -> dict[str, list[int]]:
         out: dict[str, list[int]] = {}
@@ -200,13 +197,10 @@ class Planner:
             if self._game_probs(plan)[game] >= MIN_TERMS_PROB:
                 return GameEvidence(game, "terms", tuple(words))
             return None
-        # Otherwise, when only one game's books are in the question's language, that game,
-        # unless the question reads like another game's (a Malay judge of One Piece: "leader
-        # kena damage life 0 kalah ke"): then the soft prior decides, as for a game's word.
-        if plan.lang in ("ms", "th") and not evidence:
-            same = [g for g, langs in self.game_langs.items() if plan.lang in langs]
-            if len(same) == 1 and self._game_probs(plan)[same[0]] >= MIN_TERMS_PROB:
-                return GameEvidence(same[0], "language", (plan.lang,))
+        # The question's language is no evidence: only Vanguard's book is Malay, but
+        # Malaysian judges run One Piece, Gundam and Summoner Master events too, and Thai
+        # judges Vanguard ones; the judges' questions hold all of them, and the game model
+        # fitted on them weighs how a question reads as a soft prior instead.
         return None
 
     def _game_probs(self, plan: QueryPlan) -> dict[str, float]:
@@ -223,8 +217,6 @@ class Planner:
         grammar = any_function_word()
         words = [w for w in tokenize(plan.search_text) if w not in grammar]
         evidence = self.vocabulary.evidence(words)
-        if plan.lang == "th":
-            evidence = {g: w for g, w in evidence.items() if "th" in self.game_langs[g]}
         out: dict[str, list[str]] = {}
         for game, words in evidence.items():
             others = [g for g in self.index.games if g != game]

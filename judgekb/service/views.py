@@ -292,9 +292,7 @@ def search_status(site: Site, request: Request, result: SearchResult) -> dict:
             found = site.store.find(game, cid)
             nearest.append(lookup(game, found.clause_id, found.doc_id))
     inferred = None
-    # nothing matched: the language a few letters happen to look like scoped nothing useful
-    guessed = result.inferred is not None and result.inferred.reason == "language"
-    if result.inferred is not None and not (guessed and result.confidence == "none"):
+    if result.inferred is not None:
         inferred = {
             "game_name": games.get(result.inferred.game, result.inferred.game),
             "reason": result.inferred.reason,

@@ -43,7 +43,7 @@ def test_each_bad_line_is_named_and_skipped_and_the_rest_kept():
     assert [q.line for q in found] == [4]
     assert [(p.line, p.message) for p in problems] == [
         (1, "invalid JSON (Expecting property name enclosed in double quotes)"),
-        (2, "style 'slang'; expected one of plain, chat, en"),
+        (2, "style 'slang'; expected one of plain, chat, en, ms, th"),
         (3, "ms-doc prints no clause '9.9'"),
         (5, "the same question about the same clause is already listed"),
         (6, "missing key(s): question"),

@@ -99,10 +99,10 @@ def test_the_game_named_in_a_question_scopes_an_all_games_search(searcher):
     assert result.to_json()["inferred_game"]["game"] == "summoner-master"
 
 
-def test_a_malay_question_searches_the_malay_book(searcher):
+def test_a_malay_question_reaches_the_malay_book_by_its_words_not_its_language(searcher):
     result = searcher.search(SearchRequest.of("pemain kalah serentak permainan seri"))
-    assert result.inferred is not None and result.inferred.reason == "language"
-    assert {h.game for h in result.hits} == {"vanguard"}
+    assert result.inferred is None or result.inferred.reason != "language"
+    assert result.hits[0].game == "vanguard"
 
 
 def test_an_amendment_never_outranks_the_current_clause(searcher):

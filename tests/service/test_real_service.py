@@ -253,14 +253,20 @@ def test_text_printed_under_the_wrong_clause_is_said_on_the_card_and_page(real_c
     assert "mungkin milik §2 Maklumat Kad" in page
 
 
-def test_a_malay_question_about_another_game_is_not_scoped_to_the_malay_book(real_client):
-    """Only Vanguard's book is Malay, but a Malaysian One Piece judge asks in Malay too: when
-    the question reads like another game's, the language does not scope the search."""
-    body = real_client.get("/api/search", params={"q": "leader kena damage life 0 kalah ke"}).json()
-    assert (body.get("inferred_game") or {}).get("reason") != "language"
-    assert body["results"][0]["game"] == "one-piece"
-    malay = real_client.get("/api/search", params={"q": "kalau deck habis masa draw kalah ke"})
-    assert malay.json()["inferred_game"]["reason"] == "language"  # a Vanguard question still is
+def test_a_question_in_the_other_countrys_language_reaches_its_game(real_client):
+    """Only Vanguard's book is Malay, but Malaysian judges run One Piece events too, and Thai
+    judges Vanguard ones: the language scopes nothing; the judges' questions in both
+    languages (the ``ms`` and ``th`` styles) and the game model fitted on them do the work."""
+    for q, game in (
+        ("leader kena damage life 0 kalah ke", "one-piece"),
+        ("Lawan dah takde Life, aku attack Leader dia lagi, menang terus ke?", "one-piece"),
+        ("Unit aku kena destroy, Pilot yang duduk atas dia pergi mana?", "gundam"),
+        ("รีการ์ดแถวหลังตีได้ป่ะ หรือต้องบูสต์อย่างเดียว", "vanguard"),
+        ("Rear-guard baris belakang boleh attack ke?", "vanguard"),
+    ):
+        body = real_client.get("/api/search", params={"q": q}).json()
+        assert (body.get("inferred_game") or {}).get("reason") != "language", q
+        assert body["results"][0]["game"] == game, (q, body["results"][0])
 
 
 @pytest.mark.parametrize("q", ["guard grade", "what is a guardian", "bila boleh intercept"])

@@ -237,7 +237,7 @@
         "/rules/" + encodeURIComponent(rules.game(i0)) + "/" + typed[0] : rules.url(i0), true);
     }
     var byLang = !game && !found.named && !found.mentions.length ? rules.languageGame(q) : null;
-    if (byLang) { game = byLang; }  // a Malay question searches the Malay book, as online
+    if (byLang) { game = byLang; }  // a Malay question searches the Malay book (the server weighs how it reads instead: no game model here)
     if (found.named) { game = found.named; }  // "OP …", "gundam: …": that game's book
     var res = rules.search(q, game || null, 10);
     var out = [el("h1", { "class": "summary" }, [L.results_for + " ", el("q", {}, [q]), " ", el("small", {}, ["· " + res.hits.length])]),
