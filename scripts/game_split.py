@@ -4,8 +4,8 @@
 
 Every question with gold (not an ambiguous or elsewhere number) is searched with no game, as
 the page's default does, and counted in one of three groups: ``evidence`` (the result's
-``inferred`` game: the question names a game or prints a word only one game's books print), ``sure`` (no such evidence, the game model's
-likeliest game at least ``GAME_SURE``) and ``unsure`` (the rest: what the page asks "which
+``inferred`` game: the question names a game or prints a word only one game's books print),
+``sure`` (no such evidence, the game model's likeliest game at least ``GAME_SURE``) and ``unsure`` (the rest: what the page asks "which
 game?" for). ``judgekb eval`` reports the overall figure; this says where it is lost.
 """
 

@@ -3,8 +3,8 @@
 Clause numbers anywhere in the text become lookups (one per game when a number is printed by
 several games and none was chosen; ``elsewhere`` when the chosen game does not print it);
 a game named in the question or words only one game's books print scope a search that named
-no game (its language does not: judges of both countries run every game); the rest of the sentence is what gets searched, with the
-rulebook terms it expands to.
+no game (its language does not: judges of both countries run every game); the rest of the
+sentence is what gets searched, with the rulebook terms it expands to.
 """
 
 from __future__ import annotations

@@ -99,8 +99,12 @@ class Lexicon:
                 i += 1
         return out
 
+    def _pairs(self, key: str, game: str | None) -> list[tuple[str, str]]:
+        """(entry's game, target) of ``key`` that serve ``game`` (every game's when None)."""
+        return [(g, t) for g, t in self.entries[key] if g in ("*", game) or game is None]
+
     def _targets(self, key: str, game: str | None) -> list[str]:
-        return [t for g, t in self.entries[key] if g in ("*", game) or game is None]
+        return [t for _, t in self._pairs(key, game)]
 
     def expand(self, text: str, game: str | None = None) -> list[str]:
         """Target terms for the English phrases in ``text`` (longest phrases first)."""
@@ -117,9 +121,9 @@ class Lexicon:
         out: list[str] = []
         for _, _, key in self._phrases(text):
             slots: set[tuple[str, bool]] = set()
-            for g, t in self.entries[key]:
+            for g, t in self._pairs(key, game):
                 slot = (g, bool(_THAI_RE.search(t)))
-                if (g in ("*", game) or game is None) and slot not in slots and printed(t):
+                if slot not in slots and printed(t):
                     slots.add(slot)
                     out.append(t)
         return list(dict.fromkeys(out))
