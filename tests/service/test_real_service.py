@@ -209,8 +209,9 @@ def test_a_heading_answer_copies_its_sub_clauses_with_it(real_client) -> None:
 
     a = real_client.get("/api/answer", params={"q": "VG 7.20"}).json()["answer"]
     assert (a["clause_id"], a["heading"], a["text"]) == ("7.20", True, "(Lakukan) Drive Cek")
-    # ("drive check tu apa" now answers with 7.20.1 itself, the definition)
-    params = {"q": "macam mana buat drive check", "game": "vanguard"}
+    # (a question alone answers with 7.20 or its definition 7.20.1, a near tie the judges'
+    # questions tip either way: the number asked about in the sentence makes 7.20 the answer)
+    params = {"q": "peraturan 7.20 macam mana buat drive check", "game": "vanguard"}
     page = real_client.get("/search", params=params).text
     copies = [html_lib.unescape(m) for m in re.findall(r'class="copy" data-copy="([^"]*)"', page)]
     assert any(c.endswith("§7.20\n(Lakukan) Drive Cek\n7.20.1 Drive cek adalah tindakan khusus "
