@@ -91,6 +91,7 @@ def score(s: Searcher, cases: list[Case], fusion: Fusion) -> tuple[float, float,
             c.chars,
             None,
             c.asked,
+            s.index.unasked,
         )
         order = np.argsort(-f, kind="stable")[:10]
         relv = [bool(c.relevant[i]) for i in order]

@@ -89,6 +89,7 @@ def fuse(
     chars: np.ndarray | None = None,
     games: np.ndarray | None = None,
     asked: np.ndarray | None = None,
+    unasked: np.ndarray | None = None,
 ) -> np.ndarray:
     """Weighted sum of the normalised scores, glossary entries lowered; -inf outside ``mask``.
     ``questions`` (the question view's per-row scores) adds ``fusion.question_weight`` of its
@@ -97,13 +98,19 @@ def fuse(
     ``fusion.char_weight`` of its score normalised within each game (``games``, each row's
     game number, for a search over several: a Latin-script question shares far more letters
     with the one Malay book than with the Thai ones, which says nothing about its game);
-    ``asked`` (the same over the judges' questions) ``fusion.asked_weight`` of it, likewise."""
+    ``asked`` (the same over the judges' questions) ``fusion.asked_weight`` of it, likewise.
+    ``unasked`` marks rows no judges' question is about (a clause new in an edition, the 2009
+    decree): their question-view term is their passage's normalised dense score instead of
+    0, so that a clause nobody has asked about yet is weighed by its text, not sunk below every
+    clause that has questions."""
     w = fusion.english_dense_weight if latin else fusion.dense_weight
-    fused = w * normalise(dense, mask, fusion.norm_top) + (1 - w) * normalise(
-        bm25, mask, fusion.norm_top
-    )
+    dense_n = normalise(dense, mask, fusion.norm_top)
+    fused = w * dense_n + (1 - w) * normalise(bm25, mask, fusion.norm_top)
     if questions is not None and fusion.question_weight:
-        fused = fused + fusion.question_weight * normalise(questions, mask, fusion.norm_top)
+        questions_n = normalise(questions, mask, fusion.norm_top)
+        if unasked is not None:
+            questions_n = np.where(unasked, dense_n, questions_n)
+        fused = fused + fusion.question_weight * questions_n
     if game_prior is not None and fusion.game_prior_weight:
         fused = fused + fusion.game_prior_weight * game_prior
     if chars is not None and fusion.char_weight:

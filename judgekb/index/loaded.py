@@ -98,6 +98,11 @@ class LoadedIndex:
         self.lang_of_row = np.array([c.lang for c in self.clauses])
         self.kind_of_row = np.array([c.kind for c in self.clauses])
         self.doc_kind_of_row = np.array([docs[c.doc_id].kind for c in self.clauses])
+        # rule clauses no judges' question is about (a clause new in an edition): fusion
+        # weighs their text instead; an amendment's clauses (the 2009 decree) stay below
+        # the current ones they amend. None when there are none.
+        unasked = ~self.questions.has_questions & (self.doc_kind_of_row != "amendment")
+        self.unasked = unasked if len(self.questions) and unasked.any() else None
         self.is_glossary_row = (self.kind_of_row == "glossary").astype(np.float32)
         self.editions = Editions(store)
         self._doc_masks: dict[frozenset[str], np.ndarray] = {}

@@ -159,6 +159,7 @@ class Searcher:
             raw.chars,
             None if plan.game_prior is None else self.index.game_number,
             raw.asked,
+            self.index.unasked,
         )
 
     # public -----------------------------------------------------------------------------
