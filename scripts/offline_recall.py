@@ -132,11 +132,7 @@ def main() -> int:
         def offline(q: str, game: str | None, k: int, mode: str) -> list[tuple[str, str]]:
             found = page.evaluate(
                 """([q, game, k, asPage]) => {
-                    if (!game && asPage) {  // static/offline.js searchPage
-                        const f = rules.lookup(q, null);
-                        if (f.named) { game = f.named; }
-                        else if (!f.mentions.length) { game = rules.languageGame(q); }
-                    }
+                    if (asPage) { game = rules.searchedGame(q, game).game; }
                     return rules.search(q, game || null, k).hits
                         .map(h => [rules.doc(h.i).id, rules.id(h.i)]); }""",
                 [q, game, k, args.as_page],

@@ -385,14 +385,27 @@
     return ws.length > 2 && share / ws.length >= (this.q.malay_share || 0.5) ? "ms" : "en";
   };
 
-  // plan.py _infer_game: with no game chosen, the one game whose books are in the question's
-  // language (a Malay question: Vanguard); null when several or none are.
+  // The one game whose books are in the question's language (a Malay question: Vanguard); null
+  // when several or none are. The server no longer scopes by language (its game model weighs how
+  // a question reads); the phone has no game model, and this scoping measured better offline
+  // (scripts/offline_recall.py --as-page).
   Rules.prototype.languageGame = function (query) {
     var lang = this.queryLang(query), games = {};
     if (lang !== "ms" && lang !== "th") { return null; }
     this.docs.forEach(function (d) { if (d.lang === lang) { games[d.game] = 1; } });
     var list = Object.keys(games);
     return list.length === 1 ? list[0] : null;
+  };
+
+  // The game the offline page searches: the one the question names ("OP …", "gundam: …"), else
+  // the one chosen, else (none chosen, no clause number) languageGame; null: every game. ``why``
+  // says which: "named", "language" or null. ``found``: this.lookup(query, game), when known.
+  Rules.prototype.searchedGame = function (query, game, found) {
+    found = found || this.lookup(query, game || null);
+    if (found.named) { return { game: found.named, why: "named" }; }
+    if (game || found.mentions.length) { return { game: game || null, why: null }; }
+    var byLang = this.languageGame(query);
+    return { game: byLang, why: byLang ? "language" : null };
   };
 
   Rules.prototype.search = function (query, game, k) {

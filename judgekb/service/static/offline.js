@@ -236,9 +236,8 @@
       return go(rules, typed.indexOf(rules.id(i0)) < 0 ?  // a misprint's: its page says so
         "/rules/" + encodeURIComponent(rules.game(i0)) + "/" + typed[0] : rules.url(i0), true);
     }
-    var byLang = !game && !found.named && !found.mentions.length ? rules.languageGame(q) : null;
-    if (byLang) { game = byLang; }  // a Malay question searches the Malay book (the server weighs how it reads instead: no game model here)
-    if (found.named) { game = found.named; }  // "OP …", "gundam: …": that game's book
+    var searched = rules.searchedGame(q, game, found);
+    game = searched.game;
     var res = rules.search(q, game || null, 10);
     var out = [el("h1", { "class": "summary" }, [L.results_for + " ", el("q", {}, [q]), " ", el("small", {}, ["· " + res.hits.length])]),
                note(rules, L.offline_keywords)];
@@ -259,8 +258,8 @@
       status.appendChild(el("p", {}, [L.no_such_number]));
       status.appendChild(links(nearest(rules, found.mentions, game)));
     }
-    if (byLang || found.named) {
-      status.appendChild(el("p", { "class": "inferred" }, [(byLang ? L.searched_in_language : L.searched_in_named) + " ", el("strong", {}, [rules.games[game]])]));
+    if (searched.why) {
+      status.appendChild(el("p", { "class": "inferred" }, [(searched.why === "language" ? L.searched_in_language : L.searched_in_named) + " ", el("strong", {}, [rules.games[game]])]));
     }
     if (dated()) { status.appendChild(el("p", { "class": "offline-note" }, [L.offline_no_date])); }
     out.push(status);
