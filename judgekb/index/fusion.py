@@ -99,10 +99,10 @@ def fuse(
     game number, for a search over several: a Latin-script question shares far more letters
     with the one Malay book than with the Thai ones, which says nothing about its game);
     ``asked`` (the same over the judges' questions) ``fusion.asked_weight`` of it, likewise.
-    ``unasked`` marks rows no judges' question is about (a clause new in an edition, the 2009
-    decree): their question-view term is their passage's normalised dense score instead of
-    0, so that a clause nobody has asked about yet is weighed by its text, not sunk below every
-    clause that has questions."""
+    ``unasked`` marks rows no judges' question is about yet (a clause new in an edition; see
+    ``LoadedIndex.unasked``): their question-view term is their passage's normalised dense
+    score instead of 0, so that they are weighed by their text, not sunk below every clause
+    that has questions."""
     w = fusion.english_dense_weight if latin else fusion.dense_weight
     dense_n = normalise(dense, mask, fusion.norm_top)
     fused = w * dense_n + (1 - w) * normalise(bm25, mask, fusion.norm_top)
