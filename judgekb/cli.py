@@ -82,6 +82,8 @@ def corpus_build(
         _fail(exc)
     for doc_id, msg in built.errors:
         err.print(f"[yellow]skipped {doc_id}:[/] {msg}", highlight=False)
+    for msg in built.errata_problems:
+        err.print(f"[yellow]errata not shown:[/] {msg}", highlight=False)
     err.print(
         f"{len(built.clauses)} clauses, {len(built.refs)} references, "
         f"{len(built.findings)} lint findings" + (f" -> {out_path}" if out_path else "")
@@ -109,6 +111,7 @@ def corpus_lint(
                 {
                     "findings": [f.__dict__ for f in findings],
                     "errors": [{"doc": d, "error": m} for d, m in built.errors],
+                    "errata_problems": built.errata_problems,
                 },
                 ensure_ascii=False,
             )
@@ -119,6 +122,8 @@ def corpus_lint(
     out.print(render_findings(findings))
     for d, m in built.errors:
         out.print(f"[red]{d}: {m}[/]", highlight=False)
+    for msg in built.errata_problems:
+        out.print(f"[yellow]errata not shown: {msg}[/]", highlight=False)
 
 
 @corpus_app.command("repair")

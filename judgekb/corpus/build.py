@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +40,8 @@ class CorpusBuild:
     errors: list[tuple[str, str]] = field(default_factory=list)  # (doc_id, message)
     questions: list[Question] = field(default_factory=list)  # the question view's data
     question_problems: list[QuestionProblem] = field(default_factory=list)  # lines skipped
+    # Reviewed errata not shown: a malformed file, or an entry its clause no longer matches.
+    errata_problems: list[str] = field(default_factory=list)
     corpus_hash: str = ""
 
 
@@ -82,6 +84,7 @@ def collect_corpus(manifest: Manifest, progress: Progress | None = None) -> Corp
         out.refs.extend(refs)
         out.findings.extend(parsed.findings)
         out.findings.extend(lint_document(parsed, refs))
+        _add_errata(out, doc.doc_id, parsed.clauses)
     for doc in out.documents:
         if doc.amends and doc.amends in out.parsed:
             if progress:
@@ -90,6 +93,21 @@ def collect_corpus(manifest: Manifest, progress: Progress | None = None) -> Corp
     _trace_editions(manifest, out, progress)
     _collect_questions(manifest, out)
     return out
+
+
+def _add_errata(out: CorpusBuild, doc_id: str, clauses: Sequence[Clause]) -> None:
+    """The reviewed errata of ``doc_id`` that still hold join the lint findings; a malformed
+    file or a stale entry is reported and shown nowhere, and the document still builds."""
+    from judgekb.corpus.errata import errata_findings, load_errata
+
+    try:
+        errata = load_errata(doc_id)
+    except JudgeKBError as exc:
+        out.errata_problems.append(str(exc))
+        return
+    found, stale = errata_findings(doc_id, clauses, errata)
+    out.findings.extend(found)
+    out.errata_problems.extend(stale)
 
 
 def _collect_questions(manifest: Manifest, out: CorpusBuild) -> None:

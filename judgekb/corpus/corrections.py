@@ -66,7 +66,7 @@ def load_corrections(doc_id: str, directory: Path | None = None) -> CorrectionTa
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(f"malformed TOML: {exc}", path=str(path), line=_toml_line(exc)) from exc
+        raise ManifestError(f"malformed TOML: {exc}", path=str(path), line=toml_line(exc)) from exc
     lines = [i for i, ln in enumerate(text.splitlines(), 1) if ln.strip() == "[[correction]]"]
     entries = data.get("correction", [])
     if not isinstance(entries, list):
@@ -78,7 +78,7 @@ def load_corrections(doc_id: str, directory: Path | None = None) -> CorrectionTa
     return CorrectionTable(doc_id, rules, str(path))
 
 
-def _toml_line(exc: tomllib.TOMLDecodeError) -> int | None:
+def toml_line(exc: tomllib.TOMLDecodeError) -> int | None:
     """The line of a TOML error (Python 3.11 only has it in the message)."""
     found = re.search(r"at line (\d+)", str(exc))
     return int(found.group(1)) if found else getattr(exc, "lineno", None)

@@ -12,7 +12,12 @@ Codes (the parser adds ``duplicate``, ``truncated`` and ``rendering-missing`` it
 * ``ref-title-mismatch`` — the words around a reference name a sibling's heading better than
   the target's (Vanguard 17.4.2 cites (13.6) while naming 13.5 "Proses Pengurusan Kelukaan");
 * ``misplaced-text`` — an example or a figure legend printed under a clause it does not belong
-  to (:mod:`judgekb.corpus.misplaced`).
+  to (:mod:`judgekb.corpus.misplaced`);
+* ``lost-icon`` — the word "icon" with nothing after it: the book printed a picture there and
+  the text lost it (Vanguard 2.5.2 "… ditunjukkan oleh ikon", 2.10.1.1 "Kad dengan
+  ikon··mempunyai …", two spaces where the picture was).
+
+What no rule finds, a reader does: reviewed notes in :mod:`judgekb.corpus.errata`.
 """
 
 from __future__ import annotations
@@ -31,6 +36,10 @@ NUMBERED_KINDS = ("chapter", "section", "clause")
 NUMBER_RE = re.compile(r"^\d+(?:[.\-]\d+)*$")
 TITLE_MATCH = 0.8  # a sibling's heading must match the nearby words at least this well …
 TITLE_MARGIN = 0.1  # … and this much better than the target's heading
+# "icon" (Malay, English, Thai) followed by nothing: the end of a line, or a space before a full
+# stop or a second space where the picture was ("ikon ." / "ikon  mempunyai"); "ikon trigger"
+# names one and "sepadan dengan ikon." ends a sentence.
+LOST_ICON = re.compile(r"(?<!\w)(?:ikon|icon|ไอคอน)(?=[ \t]*$|[ \t]+\.|[ \t]{2,})", re.I | re.M)
 
 
 def lint_document(parsed: ParsedDocument, refs: Sequence[CrossRef]) -> list[LintFinding]:
@@ -48,7 +57,28 @@ def lint_document(parsed: ParsedDocument, refs: Sequence[CrossRef]) -> list[Lint
         *find_missing_refs(doc_id, refs, {c.clause_id: c for c in parsed.clauses}),
         *find_title_mismatches(doc_id, refs, parsed.clauses),
         *find_misplaced(doc_id, parsed.clauses),
+        *find_lost_icons(doc_id, parsed.clauses),
     ]
+
+
+def find_lost_icons(doc_id: str, clauses: Sequence[Clause]) -> list[LintFinding]:
+    """Clauses whose text names an icon the extraction lost (the word, then nothing)."""
+    out = []
+    for c in clauses:
+        found = LOST_ICON.search(c.raw_text)
+        if found:
+            start = max(0, found.start() - 30)
+            context = " ".join(c.raw_text[start : found.end() + 1].split())
+            out.append(
+                LintFinding(
+                    doc_id,
+                    "lost-icon",
+                    c.clause_id,
+                    c.line,
+                    f"{c.clause_id} names an icon the text does not show: '…{context}'",
+                )
+            )
+    return out
 
 
 def _effective(clause: Clause) -> str:

@@ -118,6 +118,7 @@ def _build(
     counts = f"{len(built.clauses)} clauses from {len(built.documents)} documents"
     counts += "".join(f"\nskipped {d}: {m}" for d, m in built.errors)
     counts += "".join(f"\nquestions: {p}" for p in built.question_problems)
+    counts += "".join(f"\nerrata: {p}" for p in built.errata_problems)
     old = generation.current(data_dir)
     old_manifest = _intact(old, say)
     if not force and old is not None and old_manifest and old_manifest["inputs"] == inputs:

@@ -519,6 +519,9 @@ NOTES: dict[str, dict[str, str]] = {
         "repaired": "Extraction damage in this text was repaired; the original is shown with it.",
         "corrected": "OCR errors in this text were corrected from a reviewed table; the "
         "original is shown with it.",
+        "reviewed": "A reviewer of the book notes: {en}",
+        "lost-icon": "The book prints an icon here that the text lost: read the rule with the "
+        "icon printed on the card.",
     },
     "th": {
         "misprint": "ในกฎพิมพ์เลขข้อนี้ แต่น่าจะหมายถึงข้อ {intended} ให้อ่านเป็นข้อ {intended}",
@@ -539,6 +542,8 @@ NOTES: dict[str, dict[str, str]] = {
         "แต่ในกฎไม่มีข้อนี้",
         "repaired": "ข้อความนี้ได้รับการซ่อมจากความเสียหายในการแปลงไฟล์ และแสดงต้นฉบับไว้ด้วย",
         "corrected": "ข้อความนี้แก้คำที่ OCR ผิดตามตารางที่ตรวจแล้ว และแสดงต้นฉบับไว้ด้วย",
+        "reviewed": "ข้อสังเกตจากผู้ตรวจทานกฎ: {th}",
+        "lost-icon": "ในกฎพิมพ์ไอคอนไว้ตรงนี้ แต่ข้อความตกหล่นไป ให้อ่านกฎนี้คู่กับไอคอนที่พิมพ์บนการ์ด",
     },
     "ms": {
         "misprint": "Buku mencetak nombor ini bagi apa yang mungkin §{intended}: bacalah "
@@ -567,6 +572,9 @@ NOTES: dict[str, dict[str, str]] = {
         "ditunjukkan bersamanya.",
         "corrected": "Ralat OCR dalam teks ini telah dibetulkan daripada jadual yang disemak; "
         "teks asal ditunjukkan bersamanya.",
+        "reviewed": "Catatan penyemak buku: {ms}",
+        "lost-icon": "Buku mencetak ikon di sini tetapi teks ini kehilangannya: baca peraturan "
+        "ini bersama ikon yang dicetak pada kad.",
     },
 }
 

@@ -349,3 +349,26 @@ def test_clause_numbers_in_a_known_problem_link_to_their_clauses(real_client) ->
     gundam = real_client.get("/rules/gundam/10-3-4", params={"lang": "en"}).text
     assert 'href="/rules/gundam/10-3-4">10-3-4</a>' not in gundam  # not a link to itself
     assert card.status_code in (200, 303)
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        # a reviewed erratum (judgekb/data/errata), in the page's language
+        ("/rules/gundam/11-3-1?lang=th", "ข้อสังเกตจากผู้ตรวจทานกฎ:"),
+        ("/rules/summoner-master/703.6?lang=en", "A reviewer of the book notes:"),
+        ("/rules/vanguard/13.3.1?lang=ms", "Catatan penyemak buku:"),
+        # the lint's lost icon (Vanguard prints a picture the text lost)
+        ("/rules/vanguard/2.10.1.1?lang=en", "The book prints an icon here that the text lost"),
+    ],
+)
+def test_known_problems_a_reader_found_are_shown_with_the_rule(real_client, url, said) -> None:
+    html = real_client.get(url).text
+    assert said in html
+
+
+def test_the_answer_card_carries_a_reviewed_note(real_client) -> None:
+    body = real_client.get("/api/answer", params={"q": "gundam 11-3-1", "lang": "en"}).json()
+    assert body["answer"]["clause_id"] == "11-3-1"
+    (note,) = [n for n in body["answer"]["notes"] if n["kind"] == "reviewed"]
+    assert "2-8-2" in note["message"] and note["message"].startswith("A reviewer")
