@@ -12,6 +12,7 @@ clause number and search by keywords (``static/offline.js`` reads it)::
      "raw": {clause index: text as printed},       # only repaired or corrected clauses
      "aliases": {clause index: [names]},
      "questions": {clause index: "question\nquestion…"},  # the judges' questions it answers
+     "notes": {lang: {clause index: [message]}},   # the book's known problems with it
      "query": {"mention", "word", "stop", "lexicon", "thai", "max_words"}}
 
 ``heading`` is what the server's BM25 indexes besides the text (heading path, title,
@@ -22,7 +23,9 @@ searches the way the server's BM25 does, with the same data. ``questions`` holds
 the judges' questions it answers (the question view's data, judgekb/data/questions/): the
 server compares a question with them by meaning; the phone, with no model, searches their
 words as a third field, so that a judge's everyday wording meets a clause whose book wording
-it does not share.
+it does not share. ``notes`` are the known problems the server's clause page shows (lint
+findings and reviewed errata), said in each page language, so a phone never shows a misprint
+or a lost icon as clean text either.
 
 The bundle is versioned by a hash of everything it is made from (corpus hash, index date,
 the vocabulary files and this module), cached under ``<data_dir>/offline/`` by
@@ -166,6 +169,23 @@ def _questions(store: ClauseStore, clauses: list[Clause]) -> dict[str, str]:
     return {str(row): "\n".join(t) for row, t in sorted(texts.items())}
 
 
+def _notes(store: ClauseStore, clauses: list[Clause]) -> dict[str, dict[str, list[str]]]:
+    """Page language -> clause index -> the book's known problems with that clause, worded as
+    the server's pages word them."""
+    from judgekb.service.i18n import LANGS, note_text
+
+    row = {(c.doc_id, c.clause_id): i for i, c in enumerate(clauses)}
+    out: dict[str, dict[str, list[str]]] = {lang: {} for lang in LANGS}
+    for f in store.findings():
+        i = row.get((f.doc_id, f.clause_id))
+        if i is None:
+            continue
+        for lang in LANGS:
+            message = note_text(lang, f.code, dict(f.params), f.message)
+            out[lang].setdefault(str(i), []).append(message)
+    return out
+
+
 def bundle_data(
     store: ClauseStore,
     manifest: dict[str, Any],
@@ -222,6 +242,7 @@ def bundle_data(
         "raw": {str(i): c.raw_text for i, c in enumerate(clauses) if c.repaired or c.corrections},
         "aliases": {str(i): list(c.aliases) for i, c in enumerate(clauses) if c.aliases},
         "questions": _questions(store, clauses),
+        "notes": _notes(store, clauses),
         "query": _query_data(lexicon, book, games, names or {}),
     }
 
@@ -241,6 +262,8 @@ def bundle_key(
         h.update(part.encode() + b"\0")
     for q in store.questions():  # the judges' questions are not in the corpus hash
         h.update(f"{q.doc_id}\t{q.clause_id}\t{q.text}\n".encode())
+    # nor the known problems (lint, reviewed errata) and how the pages word them
+    h.update(json.dumps(_notes(store, store.clauses()), sort_keys=True).encode())
     for name in VOCABULARY_FILES:
         path = DATA_DIR / name
         h.update(path.read_bytes() if path.exists() else b"")

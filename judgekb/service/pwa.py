@@ -45,6 +45,7 @@ PRECACHE = (
 # Labels the offline renderer needs (shipped with the shell page in its language).
 OFFLINE_LABELS = (
     "title",
+    "known_problems",
     "alias_resolved",
     "help",
     "contents",

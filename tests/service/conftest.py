@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from judgekb.config import Settings
-from judgekb.corpus.model import AmendmentLink, Clause, CrossRef, Document
+from judgekb.corpus.model import AmendmentLink, Clause, CrossRef, Document, LintFinding
 from judgekb.corpus.store import ClauseStore, write_store
 from judgekb.index.build import build_index
 from judgekb.index.confidence import ConfidenceModel
@@ -131,6 +131,17 @@ REFS = [
     CrossRef("vg-cr", "13.1", "11.6.1", "(11.6.1)", "11.6.1"),
 ]
 AMENDMENTS = [AmendmentLink("sm-decree-2009", "610.1", "sm-2014", "602.1.4", 0.8, "content")]
+# what the lint says of that misprint (judgekb.corpus.lint.find_misprints)
+FINDINGS = [
+    LintFinding(
+        "vg-cr",
+        "misprint",
+        "13.9.1",
+        5,
+        "13.9.1 is probably 13.2; placed under 13",
+        (("intended", "13.2"), ("parent", "13")),
+    )
+]
 
 
 class SpySearcher(Searcher):
@@ -148,7 +159,7 @@ class SpySearcher(Searcher):
 def make_store(directory: Path) -> Path:
     """The tiny store written to ``directory/clauses.sqlite``."""
     path = directory / "clauses.sqlite"
-    write_store(path, DOCS, CLAUSES, REFS, AMENDMENTS)
+    write_store(path, DOCS, CLAUSES, REFS, AMENDMENTS, FINDINGS)
     return path
 
 

@@ -101,6 +101,10 @@ def test_a_misprints_intended_number_opens_its_clause_offline(offline) -> None:
         "§13.2 is not printed in the book; it is the probable intended number of §13.9.1, "
         "shown here."
     )
+    # the book's known problems, as the server's clause page lists them (the lint's misprint)
+    (problem,) = offline.locator("ul.notes li.note").all_inner_texts()
+    assert problem.startswith("Known problems in the book: ")
+    assert "probably §13.2" in problem
 
 
 def test_a_misprints_intended_number_searched_offline_says_so(offline) -> None:

@@ -104,6 +104,12 @@
   Rules.prototype.title = function (i) { return this.c[i][4]; };
   Rules.prototype.text = function (i) { return this.c[i][5]; };
   Rules.prototype.raw = function (i) { return this.bundle.raw[i]; };
+  // The book's known problems with clause i (lint findings, reviewed errata) in the page's
+  // language, as the server's clause page says them; English when the language has none.
+  Rules.prototype.notes = function (i, lang) {
+    var all = this.bundle.notes || {}, byLang = all[lang] || all.en || {};
+    return byLang[i] || [];
+  };
   Rules.prototype.get = function (docId, clauseId) {
     var i = this.row[docId + "\u0000" + clauseId];
     return i === undefined ? -1 : i;

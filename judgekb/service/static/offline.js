@@ -171,6 +171,12 @@
       if (other >= 0) { p.lastChild.textContent = rules.doc(other).title + " §" + rules.id(other); }
       art.appendChild(p);
     });
+    var problems = rules.notes(i, document.documentElement.lang);
+    if (problems.length) {  // as the server's page: a misprint is never read out as clean text
+      art.appendChild(el("ul", { "class": "notes", "aria-label": L.known_problems }, problems.map(function (m) {
+        return el("li", { "class": "note" }, [el("strong", {}, [L.known_problems + ":"]), " " + m]);
+      })));
+    }
     art.appendChild(richText(rules, i, rules.refsOut(i), []));
     if (rules.raw(i)) {
       art.appendChild(el("details", { "class": "original" }, [el("summary", {}, [L.original]), el("p", { "class": "raw", lang: lang }, [rules.raw(i)])]));
