@@ -47,6 +47,7 @@ class Case:
     questions: np.ndarray  # question view (of the expanded/rewritten query vector)
     chars: np.ndarray | None  # character-gram BM25
     asked: np.ndarray | None  # ... over the judges' questions
+    question_mean: np.ndarray | None  # question view: mean cosine over each clause's questions
 
 
 def prepare(s: Searcher, dataset: str) -> list[Case]:
@@ -68,7 +69,11 @@ def prepare(s: Searcher, dataset: str) -> list[Case]:
                 for c in s.index.clauses
             ]
         )
-        cases.append(Case(q, plan, rel, bm, dense, dx, raw.questions, raw.chars, raw.asked))
+        cases.append(
+            Case(
+                q, plan, rel, bm, dense, dx, raw.questions, raw.chars, raw.asked, raw.question_mean
+            )
+        )
     return cases
 
 
@@ -92,6 +97,7 @@ def score(s: Searcher, cases: list[Case], fusion: Fusion) -> tuple[float, float,
             None,
             c.asked,
             s.index.unasked,
+            c.question_mean,
         )
         order = np.argsort(-f, kind="stable")[:10]
         relv = [bool(c.relevant[i]) for i in order]

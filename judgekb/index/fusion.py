@@ -20,6 +20,7 @@ class RawScores:
     qv: np.ndarray | None  # the encoded query, (1, dim); None when dense was not run
     chars: np.ndarray | None = None  # character-gram BM25 (hybrid searches only)
     asked: np.ndarray | None = None  # ... over the judges' questions, each row's best
+    question_mean: np.ndarray | None = None  # question view: mean cosine over each row's questions
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,13 @@ class Fusion:
     # judge reads first comes from the game the question most likely is about, while the rest
     # of the list, weighed as above, keeps the other games' close candidates in view.
     lead_prior_weight: float = 1.8
+    # The question-view term blends the closest question's cosine with this share of the mean
+    # cosine over all the clause's questions before it is normalised: a clause several of whose
+    # questions come close is likelier than one a single question happens to match. Dev
+    # within-game R@1 0.791 -> 0.808, MRR 0.864 -> 0.874, R@5 unchanged, card recall 0.970 ->
+    # 0.974; leave-one-out over 600 judges' questions (each searched with itself taken out of
+    # the view) R@1 0.475 -> 0.485, R@5 0.797 -> 0.815. 0.3 gave the same within a question.
+    question_mean_share: float = 0.2
     # Weight of the min-max normalised character-gram BM25 (index/tokenize.py char_grams),
     # added on top: spellings the word BM25 misses (dev within-game R@5 0.948 -> 0.956, card
     # recall 0.954 -> 0.959; weights 0.1-0.3 all gain, 0.5 loses R@1).
@@ -90,6 +98,7 @@ def fuse(
     games: np.ndarray | None = None,
     asked: np.ndarray | None = None,
     unasked: np.ndarray | None = None,
+    question_mean: np.ndarray | None = None,
 ) -> np.ndarray:
     """Weighted sum of the normalised scores, glossary entries lowered; -inf outside ``mask``.
     ``questions`` (the question view's per-row scores) adds ``fusion.question_weight`` of its
@@ -102,11 +111,15 @@ def fuse(
     ``unasked`` marks rows no judges' question is about yet (a clause new in an edition; see
     ``LoadedIndex.unasked``): their question-view term is their passage's normalised dense
     score instead of 0, so that they are weighed by their text, not sunk below every clause
-    that has questions."""
+    that has questions. ``question_mean`` (the mean cosine over each row's questions)
+    takes ``fusion.question_mean_share`` of the question-view term."""
     w = fusion.english_dense_weight if latin else fusion.dense_weight
     dense_n = normalise(dense, mask, fusion.norm_top)
     fused = w * dense_n + (1 - w) * normalise(bm25, mask, fusion.norm_top)
     if questions is not None and fusion.question_weight:
+        if question_mean is not None and fusion.question_mean_share:
+            share = fusion.question_mean_share
+            questions = (1 - share) * questions + share * question_mean
         questions_n = normalise(questions, mask, fusion.norm_top)
         if unasked is not None:
             questions_n = np.where(unasked, dense_n, questions_n)

@@ -200,10 +200,13 @@ class LoadedIndex:
             return None
         return np.array([probs.get(g, 0.0) for g in self._game_names], np.float32)[self.game_number]
 
-    def question_scores(self, qv: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-        """Per row, the cosine of ``qv`` to the closest judges' question it answers (0: none;
-        with ``mask``, rows outside the span it searches are not scored)."""
-        return self.questions.scores(qv, mask)
+    def question_scores(
+        self, qv: np.ndarray, mask: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Per row, the cosine of ``qv`` to the closest judges' question it answers and the
+        mean over them (0: none; with ``mask``, rows outside the span it searches are not
+        scored)."""
+        return self.questions.closest_and_mean(qv, mask)
 
     def query_truncated(self, text: str) -> bool:
         """Whether the encoder reads only the first 512 tokens of ``text``.

@@ -4,8 +4,10 @@ The books answer in formal words; judges ask in everyday ones. The judges' quest
 data beside the books (:mod:`judgekb.corpus.questions`) are encoded at build as *queries*
 ("query: …", e5's symmetric form), so that a judge's question meets questions worded the way
 judges word them. A clause's score is the cosine of the judge's question to the closest of its
-questions; a clause with none scores 0. Fusion (:func:`judgekb.index.fusion.fuse`) takes it
-as a third signal beside the passage cosine and BM25, and confidence reads it too.
+questions, and beside it the mean cosine over all its questions (a clause several of whose
+questions come close is likelier than one a single question happens to match); a clause with
+none scores 0. Fusion (:func:`judgekb.index.fusion.fuse`) takes them as a third signal beside
+the passage cosine and BM25; confidence reads the closest.
 
 Artifacts in the index directory:
 
@@ -130,20 +132,32 @@ class QuestionView:
     def scores(self, qv: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """Per row, the cosine of ``qv`` (shape (1, dim)) to the closest of its questions;
         with ``mask``, only rows between its first and last searched row are scored."""
-        out = np.zeros(self.n_rows, dtype=np.float32)
+        return self.closest_and_mean(qv, mask)[0]
+
+    def closest_and_mean(
+        self, qv: np.ndarray, mask: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Per row, the cosine of ``qv`` (shape (1, dim)) to the closest of its questions and
+        the mean cosine over all of them (0 and 0: none); with ``mask``, only rows between its
+        first and last searched row are scored."""
+        closest = np.zeros(self.n_rows, dtype=np.float32)
+        mean = np.zeros(self.n_rows, dtype=np.float32)
         if not self.rows.size:
-            return out
+            return closest, mean
         lo, hi = 0, self.n_rows
         if mask is not None:
             searched = np.flatnonzero(mask)
             if not searched.size:
-                return out
+                return closest, mean
             lo, hi = int(searched[0]), int(searched[-1]) + 1
         first, last = np.searchsorted(self.rows, [lo, hi])
         if first == last:
-            return out
+            return closest, mean
         begin = int(self.starts[first])
         end = int(self.starts[last]) if last < self.starts.size else self.pair_rows.size
         sims = np.einsum("ij,j->i", self.vectors[begin:end], qv[0].astype(np.float32))
-        out[self.rows[first:last]] = np.maximum.reduceat(sims, self.starts[first:last] - begin)
-        return out
+        starts = self.starts[first:last] - begin
+        rows = self.rows[first:last]
+        closest[rows] = np.maximum.reduceat(sims, starts)
+        mean[rows] = np.add.reduceat(sims, starts) / np.diff(np.append(starts, sims.size))
+        return closest, mean

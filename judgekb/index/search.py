@@ -107,12 +107,13 @@ class Searcher:
         text = self.planner.dense_text(plan, self.fusion.expand_dense)
         plan.query_truncated = self.index.query_truncated(text)
         qv = self.index.query_vector(text, plan.request.deadline)
-        questions = self.index.question_scores(qv, plan.mask)
+        questions, question_mean = self.index.question_scores(qv, plan.mask)
         words = " ".join([plan.search_text, *plan.expansion])
         hybrid = mode == "hybrid"
         chars = self.index.char_scores(words) if hybrid else None
         asked = self.index.questions.lexical_scores(words) if hybrid else None
-        return RawScores(self.index.dense_scores_of(qv), bm, questions, qv, chars, asked)
+        dense = self.index.dense_scores_of(qv)
+        return RawScores(dense, bm, questions, qv, chars, asked, question_mean)
 
     def _near(self, plan: QueryPlan) -> QueryPlan:
         """The plan of a bare clause number's related clauses: the named clause's game."""
@@ -160,6 +161,7 @@ class Searcher:
             None if plan.game_prior is None else self.index.game_number,
             raw.asked,
             self.index.unasked,
+            raw.question_mean,
         )
 
     # public -----------------------------------------------------------------------------

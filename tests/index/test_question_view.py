@@ -36,6 +36,34 @@ def test_scores_are_the_closest_question_of_each_row(tmp_path):
     mask = np.array([False, False, True, False, True])
     np.testing.assert_allclose(view.scores(np.array([[1.0, 0.0]]), mask), [0, 0, 0, 1.0, 0])
     np.testing.assert_allclose(view.scores(np.array([[1.0, 0.0]]), ~np.ones(5, bool)), [0] * 5)
+    # beside the closest, the mean over each row's questions (row 1: 0.0 and 0.8; row 3: 1.0, 0.0)
+    closest, mean = view.closest_and_mean(np.array([[0.0, 1.0]]))
+    np.testing.assert_allclose(closest, [0, 0.8, 0, 1.0, 0])
+    np.testing.assert_allclose(mean, [0, 0.4, 0, 0.5, 0])
+    closest, mean = view.closest_and_mean(np.array([[1.0, 0.0]]), mask)
+    np.testing.assert_allclose(closest, [0, 0, 0, 1.0, 0])
+    np.testing.assert_allclose(mean, [0, 0, 0, 0.5, 0])
+
+
+def test_a_clause_several_of_whose_questions_come_close_outranks_a_single_lucky_match():
+    """Row 0's best question is a shade closer than row 1's, but row 1's questions all come
+    close: with the mean's share row 1 leads; without it (share 0) row 0 does."""
+    from judgekb.index.fusion import fuse
+
+    zeros = np.zeros(3, np.float32)
+    mask = np.ones(3, bool)
+    closest = np.array([0.90, 0.88, 0.2], np.float32)
+    mean = np.array([0.40, 0.85, 0.2], np.float32)
+    fusion = Fusion(glossary_penalty=0.0)
+    assert fusion.question_mean_share > 0
+    blended = fuse(zeros, zeros, mask, fusion, False, zeros, closest, question_mean=mean)
+    assert int(np.argmax(blended)) == 1
+    off = Fusion(glossary_penalty=0.0, question_mean_share=0.0)
+    assert (
+        int(np.argmax(fuse(zeros, zeros, mask, off, False, zeros, closest, question_mean=mean)))
+        == 0
+    )
+    assert int(np.argmax(fuse(zeros, zeros, mask, fusion, False, zeros, closest))) == 0
 
 
 def test_an_index_without_questions_scores_zero(tmp_path):
