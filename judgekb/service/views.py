@@ -438,13 +438,22 @@ def games_view(site: Site) -> list[dict]:
     ]
 
 
+def _marks_part(text: str, spans: list[list[int]]) -> bool:
+    """Whether ``spans`` leave some of ``text`` unmarked: marking every sentence (or the one
+    sentence a clause has) says nothing."""
+    inside = [False] * len(text)
+    for a, b in spans:
+        inside[a:b] = [True] * (b - a)
+    return bool(spans) and any(ch.isalnum() and not i for ch, i in zip(text, inside, strict=True))
+
+
 def _marked(
     site: Site, game: str, text: str, spans: list[list[int]], url: str, refs: list[dict]
 ) -> Any:
     """``text`` with the answer sentences in <mark class="answer">, references and defined
     terms linked in place; each piece escaped before any tag joins them."""
     linkers = _linkers(site, game, refs)
-    answer = {(a, b) for a, b in spans} if len(spans) > 1 else set()  # one: the whole clause
+    answer = {(a, b) for a, b in spans} if _marks_part(text, spans) else set()
     cuts = sorted({0, len(text), *(x for s in spans for x in s)})
     out = []
     for a, b in pairwise(cuts):

@@ -33,6 +33,8 @@ def test_healthz_reports_the_real_manifest(real_client, real_searcher) -> None:
         # a number asked about in words that carry no subject is that number
         ("ข้อ 602.1.4 ว่าไว้ยังไง", None, "/rules/summoner-master/602.1.4"),
         ("peraturan 10.5.1.2 tentang apa", "vanguard", "/rules/vanguard/10.5.1.2"),
+        ("703.6?", None, "/rules/summoner-master/703.6"),  # alone, with punctuation
+        ("(703.6)", None, "/rules/summoner-master/703.6"),
     ],
 )
 def test_clause_numbers_redirect(real_client, q: str, game: str | None, location: str) -> None:
@@ -372,3 +374,25 @@ def test_the_answer_card_carries_a_reviewed_note(real_client) -> None:
     assert body["answer"]["clause_id"] == "11-3-1"
     (note,) = [n for n in body["answer"]["notes"] if n["kind"] == "reviewed"]
     assert "2-8-2" in note["message"] and note["message"].startswith("A reviewer")
+
+
+@pytest.mark.parametrize("q", ["what does 703.6 say about this", "703.6 please", "(703.6)"])
+@pytest.mark.parametrize("game", [None, "summoner-master"])
+def test_a_three_digit_chapters_number_in_a_sentence_is_its_clause(real_client, q, game) -> None:
+    """Summoner Master's numbers (703.6) need no clause word to count as one in a sentence."""
+    body = real_client.get("/api/search", params={"q": q, "game": game or ""}).json()
+    top = body["results"][0]
+    assert (top["game"], top["doc"], top["clause_id"]) == ("summoner-master", "sm-2014", "703.6")
+    assert body["confidence"] == "high"
+
+
+def test_the_card_marks_the_answering_sentence_when_it_is_part_of_the_clause(real_client) -> None:
+    """Vanguard 1.2.4 has two sentences; the first answers "can a player concede at any
+    time": the card marks it and not the second."""
+    q = {"q": "can a player concede at any time", "game": "vanguard"}
+    answer = real_client.get("/api/answer", params=q).json()["answer"]
+    assert answer["clause_id"] == "1.2.4" and len(answer["answer_spans"]) == 1
+    html = real_client.get("/search", params=q).text
+    marked = html.split('<mark class="answer">', 1)[1].split("</mark>", 1)[0]
+    assert marked.startswith("Mana-mana pemain boleh mengaku kalah")
+    assert "permainan tamat" not in marked
