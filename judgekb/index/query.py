@@ -3,8 +3,10 @@
 A clause number is recognised wherever a judge writes it ("What does rule 17.4.1.2 say?",
 "ข้อ 602.1.4 ว่าไว้ยังไง", "peraturan 10.5.1.2 tentang apa", "OP 6-5-5-1", "Bab 13",
 "๖๐๒.๑.๔"), in Thai or Arabic digits, with dots or dashes. A number counts as a clause
-number when it is the whole query, follows a clause word (ข้อ, peraturan, rule, §…) or a game
-name, or has three or more parts; "Seal เลเวล 5" and "จั่ว 1-2 ใบ" are not lookups.
+number when it is the whole query (punctuation around it aside: "703.6?", "(703.6)"), follows
+a clause word (ข้อ, peraturan, rule, §…) or a game name, has three or more parts, or starts
+with a three-digit part ("what does 703.6 say": Summoner Master's numbering; nobody draws
+"703-6" cards); "Seal เลเวล 5", "จั่ว 1-2 ใบ" and "10.30" are not lookups.
 """
 
 from __future__ import annotations
@@ -117,11 +119,19 @@ def _candidates(cid: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# What may stand around a number that is the whole query ("703.6?", "(703.6)", "“7-1”.").
+_AROUND_ALONE = " \t?!.,;:()[]{}\"'“”‘’"
+# A number whose first part has three digits and the next one or two (Summoner Master's
+# chapters 100-999, "504.15"): a clause number wherever it stands ("power 100-200" is not).
+_HUNDREDS_RE = re.compile(r"\d{3}[.\-]\d{1,2}(?!\d)")
+HUNDREDS_PATTERN = _HUNDREDS_RE.pattern  # the offline bundle ships it
+
+
 def find_mentions(text: str, game_before: re.Pattern[str] | None = None) -> tuple[IdMention, ...]:
     """Clause numbers in normalised ``text``; ``game_before`` matches a game name that may
     stand right before a number ("OP 6-5", "gundam 1-2") and makes it a clause number."""
     out: list[IdMention] = []
-    whole = text.strip().rstrip(".").strip()
+    whole = text.strip(_AROUND_ALONE)
     for m in _MENTION_RE.finditer(text):
         cid = m.group("id")
         parts = len(re.split(r"[.\-]", cid))
@@ -129,7 +139,8 @@ def find_mentions(text: str, game_before: re.Pattern[str] | None = None) -> tupl
         after_game = bool(
             game_before is not None and game_before.search(text[: m.start("id")].rstrip(" :#"))
         )
-        if not (worded or after_game or parts >= 3 or whole in (cid, m.group(0).strip())):
+        alone = whole in (cid, m.group(0).strip(_AROUND_ALONE))
+        if not (worded or after_game or alone or parts >= 3 or _HUNDREDS_RE.match(cid)):
             continue
         lang = "ms" if m.group("ms") else "th" if m.group("th") else None
         out.append(IdMention(_candidates(cid), (m.start(), m.end()), lang, bool(m.group("hint"))))

@@ -13,7 +13,7 @@ clause number and search by keywords (``static/offline.js`` reads it)::
      "aliases": {clause index: [names]},
      "questions": {clause index: "question\nquestion…"},  # the judges' questions it answers
      "notes": {lang: {clause index: [message]}},   # the book's known problems with it
-     "query": {"mention", "word", "stop", "lexicon", "thai", "max_words"}}
+     "query": {"mention", "hundreds", "word", "stop", "lexicon", "thai", "max_words"}}
 
 ``heading`` is what the server's BM25 indexes besides the text (heading path, title,
 aliases: :func:`judgekb.index.passages.passage_text`); ``query`` carries the server's own
@@ -56,7 +56,7 @@ from judgekb.corpus.normalize import normalize_text
 from judgekb.corpus.store import ClauseStore
 from judgekb.index.language import MALAY_SHARE, function_words
 from judgekb.index.passages import heading_paths, passage_text
-from judgekb.index.query import MENTION_PATTERN
+from judgekb.index.query import HUNDREDS_PATTERN, MENTION_PATTERN
 from judgekb.index.question_view import clause_question_pairs
 from judgekb.index.terms import (
     WORD_PATTERN,
@@ -141,6 +141,7 @@ def _query_data(
         # index/games.py GameNames: each game's slug and names ("OP 6-5-5-1", "gundam: …")
         "names": {g: [g, *names.get(g, ())] for g in games},
         "mention": _js_pattern(MENTION_PATTERN),
+        "hundreds": HUNDREDS_PATTERN,
         "word": WORD_PATTERN,
         "stop": sorted(LATIN_STOPWORDS | THAI_STOPWORDS),
         "lexicon": _expansions(lexicon.entries, book, games),

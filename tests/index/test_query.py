@@ -54,3 +54,28 @@ def test_guess_lang_and_normalisation():
 )
 def test_lookup_word_names_the_books_language(query, lang):
     assert parse_query(query).lookup_lang == lang
+
+
+@pytest.mark.parametrize(
+    ("q", "ids"),
+    [
+        ("what does 703.6 say about this", [("703.6", "703-6")]),  # a three-digit chapter
+        ("703.6 please", [("703.6", "703-6")]),
+        ("504.15 คืออะไร", [("504.15", "504-15")]),
+        ("703.6?", [("703.6", "703-6")]),  # alone, punctuation around it aside
+        ("(703.6)", [("703.6", "703-6")]),
+        ("“7-1”.", [("7-1", "7.1")]),
+        ("จั่ว 1-2 ใบ", []),  # a count
+        ("Seal เลเวล 5", []),
+        ("meet at 10.30", []),
+        ("power 100-200", []),  # a range
+        ("0.5 power", []),
+    ],
+)
+def test_a_clause_number_in_a_sentence_or_alone_with_punctuation(q, ids):
+    assert [m.ids for m in parse_query(q).mentions] == ids
+
+
+def test_a_number_alone_with_punctuation_is_bare():
+    assert parse_query("703.6?").bare and parse_query("(703.6)").bare
+    assert not parse_query("what does 703.6 say about this").bare

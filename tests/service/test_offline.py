@@ -174,6 +174,7 @@ def test_the_network_back_brings_the_full_site_back(browser, base_url) -> None:
         ("Bahagian 13", "", "/rules/vanguard/13"),
         ("fasal ๑๑.๖.๑", "vanguard", "/rules/vanguard/11.6.1"),
         ("610.1", "", "/rules/summoner-master/610.1?doc=sm-decree-2009"),
+        ("(602.1.4)?", "", "/rules/summoner-master/602.1.4"),  # alone, with punctuation
     ],
 )
 def test_lookup_in_every_written_form_offline(offline, q: str, game: str, path: str) -> None:
@@ -211,6 +212,8 @@ def test_a_question_naming_or_in_the_language_of_one_game_searches_it_offline(
         ("เงื่อนไขครบ", "summoner-master", "602.1"),
         ("Semakan tindakan peraturan", "vanguard", "11.6.1"),
         ("when does a player lose", "vanguard", "13.1"),
+        # a three-digit chapter's number inside a sentence is that clause, as on the server
+        ("what does 602.2 say about this", "", "602.2"),
     ],
 )
 def test_keyword_search_offline(offline, q: str, game: str, first: str) -> None:

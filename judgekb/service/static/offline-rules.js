@@ -194,12 +194,15 @@
 
   Rules.prototype.mentions = function (text) {
     var re = new RegExp(this.q.mention, "gi"), out = [], m;
-    var whole = text.trim().replace(/\.+$/, "").trim();
+    var hundreds = new RegExp("^(?:" + (this.q.hundreds || "(?!)") + ")");
+    var around = /^[\s?!.,;:()\[\]{}"'\u201c\u201d\u2018\u2019]+|[\s?!.,;:()\[\]{}"'\u201c\u201d\u2018\u2019]+$/g;
+    var whole = text.replace(around, "");
     while ((m = re.exec(text)) !== null) {
       if (m[0] === "") { re.lastIndex += 1; continue; }
       var g = m.groups, cid = g.id, parts = cid.split(/[.\-]/).length;
       var worded = Boolean(g.hint || g.pre);
-      if (!(worded || parts >= 3 || whole === cid || whole === m[0].trim())) { continue; }
+      var alone = whole === cid || whole === m[0].replace(around, "");
+      if (!(worded || alone || parts >= 3 || hundreds.test(cid))) { continue; }
       out.push({ ids: candidates(cid), start: m.index, end: m.index + m[0].length,
                  lang: g.ms ? "ms" : g.th ? "th" : null, amendment: Boolean(g.hint) });
     }
