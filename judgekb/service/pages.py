@@ -46,6 +46,10 @@ TypedQ = Annotated[str, Query(max_length=Settings.model_fields["max_query_chars"
 
 @router.get("/")
 def home(request: Request, lang: UiLang = None) -> Response:
+    """The search page; an address with a question (``/?q=…&game=…``, as people share
+    links) is the search it asks for."""
+    if request.query_params.get("q", "").strip():
+        return RedirectResponse(f"/search?{request.url.query}", 303)
     return render(request, "index.html", {"games": games_view(site_of(request))})
 
 

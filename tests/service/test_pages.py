@@ -23,6 +23,13 @@ def test_home_has_search_game_filter_and_contents(client) -> None:
     assert '<script src="/static/app.js" defer></script>' in html
 
 
+def test_a_shared_home_address_with_a_question_is_that_search(client) -> None:
+    r = client.get("/?q=Trigger+Effect&game=summoner-master&lang=th")
+    assert r.status_code == 303
+    assert r.headers["location"] == "/search?q=Trigger+Effect&game=summoner-master&lang=th"
+    assert client.get("/?q=+&lang=th").status_code == 200  # nothing asked: the home page
+
+
 def test_search_page_leads_with_the_answer_card(client) -> None:
     """The top hit as a card: where it stands (parents with their text), one citation, the
     text with references and terms linked in place, what it cites (with its text), the rest
@@ -332,3 +339,12 @@ def test_a_day_before_every_edition_is_said_not_ignored(client) -> None:
     assert "Tiada edisi dalam judgekb yang berkuat kuasa pada 1999-01-01. Ini " in banner
     assert ", berkuat kuasa mulai 20" in banner
     assert 'class="edition-banner"' not in client.get("/rules/summoner-master/602.1.4").text
+
+
+def test_a_long_pasted_question_is_shortened_in_the_heading_not_in_the_box(client) -> None:
+    q = "ร่าย Seal " * 90  # 900 characters, as pasted from a chat
+    html = client.get("/search", params={"q": q}).text
+    heading = html[html.index('<h1 class="summary">') : html.index("</h1>")]
+    shown = heading[heading.index("<q") : heading.index("</q>")]
+    assert shown.endswith("…") and len(shown) < 140 + 900 // 2
+    assert f'value="{q.strip()}"' in html or f'value="{q}"' in html  # the box keeps it all

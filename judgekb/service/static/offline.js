@@ -153,7 +153,7 @@
     if (i < 0) { return noClause(rules, game, clauseId.replace(/\.$/, "")); }
     var d = rules.doc(i), lang = d.lang;
     document.title = rules.label(i) + " · " + rules.games[game] + " · judgekb";
-    var crumbs = el("nav", { "class": "crumbs", "aria-label": "breadcrumb" }, [el("a", { href: "/rules/" + encodeURIComponent(game) }, [L.contents])]);
+    var crumbs = el("nav", { "class": "crumbs", "aria-label": L.crumbs }, [el("a", { href: "/rules/" + encodeURIComponent(game) }, [L.contents])]);
     rules.parents(i).forEach(function (p) {
       crumbs.appendChild(document.createTextNode(" › "));
       crumbs.appendChild(el("a", { href: rules.url(p), lang: lang }, [rules.label(p, true)]));
@@ -245,7 +245,7 @@
     var searched = rules.searchedGame(q, game, found);
     game = searched.game;
     var res = rules.search(q, game || null, 10);
-    var out = [el("h1", { "class": "summary" }, [L.results_for + " ", el("q", {}, [q]), " ", el("small", {}, ["· " + res.hits.length])]),
+    var out = [el("h1", { "class": "summary" }, [L.results_for + " ", el("q", {}, [q.length > 140 ? q.slice(0, 140) + "…" : q]), " ", el("small", {}, ["· " + res.hits.length])]),
                note(rules, L.offline_keywords)];
     var status = el("section", { "class": "status", role: "status" });
     function links(rows) {  // one clause per game
