@@ -146,7 +146,12 @@ def notes(site: Site, clause: Clause, lang: str) -> list[dict[str, str]]:
     if clause.repaired:
         out.append({"kind": "repaired", "message": note_text(lang, "repaired", {}, "")})
     if clause.corrections:
-        out.append({"kind": "corrected", "message": note_text(lang, "corrected", {}, "")})
+        changes = ", ".join(
+            f"{c.wrong} → {c.right}" + (f" ×{c.count}" if c.count > 1 else "")
+            for c in clause.corrections
+        )
+        params = {"changes": changes}
+        out.append({"kind": "corrected", "message": note_text(lang, "corrected", params, "")})
     return out
 
 

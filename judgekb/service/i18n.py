@@ -62,6 +62,7 @@ LABELS: dict[str, dict[str, str]] = {
         "relation_earlier_edition": "Earlier edition",
         "relation_later_edition": "Later edition",
         "known_problems": "Known problems in the book",
+        "crumbs": "Where this rule sits in the book",
         "citation_label": "Citation",
         "copy_cite_text": "Copy citation and text",
         "permalink_label": "Permalink",
@@ -219,6 +220,7 @@ LABELS: dict[str, dict[str, str]] = {
         "relation_earlier_edition": "ฉบับก่อนหน้า",
         "relation_later_edition": "ฉบับถัดไป",
         "known_problems": "ปัญหาที่พบในตัวกฎ",
+        "crumbs": "ตำแหน่งของข้อนี้ในกฎ",
         "citation_label": "การอ้างอิง",
         "copy_cite_text": "คัดลอกการอ้างอิงพร้อมข้อความ",
         "permalink_label": "ลิงก์ถาวร",
@@ -369,6 +371,7 @@ LABELS: dict[str, dict[str, str]] = {
         "relation_earlier_edition": "Edisi terdahulu",
         "relation_later_edition": "Edisi kemudian",
         "known_problems": "Masalah yang diketahui dalam buku",
+        "crumbs": "Kedudukan peraturan ini dalam buku",
         "citation_label": "Petikan",
         "copy_cite_text": "Salin petikan dan teks",
         "permalink_label": "Pautan kekal",
@@ -517,9 +520,9 @@ NOTES: dict[str, dict[str, str]] = {
         "changelog-added-missing": "The book's changelog says {version} added {cited}, but the "
         "book does not print it.",
         "repaired": "Extraction damage in this text was repaired; the original is shown with it.",
-        "corrected": "OCR errors in this text were corrected from a reviewed table; the "
-        "original is shown with it.",
-        "reviewed": "A reviewer of the book notes: {en}",
+        "corrected": "The scan of the book misread words here; they were corrected from a "
+        "reviewed table ({changes}), and the original is shown with it.",
+        "reviewed": "{en} (A reviewer's note; the book prints the text as shown.)",
         "lost-icon": "The book prints an icon here that the text lost: read the rule with the "
         "icon printed on the card.",
     },
@@ -541,8 +544,8 @@ NOTES: dict[str, dict[str, str]] = {
         "changelog-added-missing": "บันทึกการเปลี่ยนแปลงของกฎระบุว่า {version} เพิ่มข้อ {cited} "
         "แต่ในกฎไม่มีข้อนี้",
         "repaired": "ข้อความนี้ได้รับการซ่อมจากความเสียหายในการแปลงไฟล์ และแสดงต้นฉบับไว้ด้วย",
-        "corrected": "ข้อความนี้แก้คำที่ OCR ผิดตามตารางที่ตรวจแล้ว และแสดงต้นฉบับไว้ด้วย",
-        "reviewed": "ข้อสังเกตจากผู้ตรวจทานกฎ: {th}",
+        "corrected": "การสแกนกฎอ่านคำตรงนี้ผิด จึงแก้ตามตารางที่ตรวจแล้ว ({changes}) และแสดงต้นฉบับไว้ด้วย",
+        "reviewed": "{th} (ข้อสังเกตจากผู้ตรวจทาน ตัวกฎพิมพ์ข้อความไว้ตามที่แสดง)",
         "lost-icon": "ในกฎพิมพ์ไอคอนไว้ตรงนี้ แต่ข้อความตกหล่นไป ให้อ่านกฎนี้คู่กับไอคอนที่พิมพ์บนการ์ด",
     },
     "ms": {
@@ -570,9 +573,9 @@ NOTES: dict[str, dict[str, str]] = {
         "tetapi buku tidak mencetaknya.",
         "repaired": "Kerosakan pengekstrakan dalam teks ini telah dibaiki; teks asal "
         "ditunjukkan bersamanya.",
-        "corrected": "Ralat OCR dalam teks ini telah dibetulkan daripada jadual yang disemak; "
-        "teks asal ditunjukkan bersamanya.",
-        "reviewed": "Catatan penyemak buku: {ms}",
+        "corrected": "Imbasan buku tersalah baca perkataan di sini; ia dibetulkan daripada "
+        "jadual yang disemak ({changes}), dan teks asal ditunjukkan bersamanya.",
+        "reviewed": "{ms} (Catatan penyemak; buku mencetak teks seperti yang ditunjukkan.)",
         "lost-icon": "Buku mencetak ikon di sini tetapi teks ini kehilangannya: baca peraturan "
         "ini bersama ikon yang dicetak pada kad.",
     },

@@ -46,6 +46,7 @@ PRECACHE = (
 OFFLINE_LABELS = (
     "title",
     "known_problems",
+    "crumbs",
     "alias_resolved",
     "help",
     "contents",

@@ -357,14 +357,19 @@ def test_clause_numbers_in_a_known_problem_link_to_their_clauses(real_client) ->
     ("url", "said"),
     [
         # a reviewed erratum (judgekb/data/errata), in the page's language
-        ("/rules/gundam/11-3-1?lang=th", "ข้อสังเกตจากผู้ตรวจทานกฎ:"),
-        ("/rules/summoner-master/703.6?lang=en", "A reviewer of the book notes:"),
-        ("/rules/vanguard/13.3.1?lang=ms", "Catatan penyemak buku:"),
+        ("/rules/gundam/11-3-1?lang=th", "(ข้อสังเกตจากผู้ตรวจทาน ตัวกฎพิมพ์ข้อความไว้ตามที่แสดง)"),
+        (
+            "/rules/summoner-master/703.6?lang=en",
+            'This clause sends players back to <a class="ref"',
+        ),
+        ("/rules/vanguard/13.3.1?lang=ms", "(Catatan penyemak; buku mencetak teks"),
         # the lint's lost icon (Vanguard prints a picture the text lost)
         ("/rules/vanguard/2.10.1.1?lang=en", "The book prints an icon here that the text lost"),
+        ("/rules/one-piece/9-2-1-1?lang=th", "(ลิตเตอร์ → ลีดเดอร์)"),
     ],
 )
 def test_known_problems_a_reader_found_are_shown_with_the_rule(real_client, url, said) -> None:
+    """Also the OCR corrections, with what was corrected (One Piece 9-2-1-1)."""
     html = real_client.get(url).text
     assert said in html
 
@@ -373,7 +378,8 @@ def test_the_answer_card_carries_a_reviewed_note(real_client) -> None:
     body = real_client.get("/api/answer", params={"q": "gundam 11-3-1", "lang": "en"}).json()
     assert body["answer"]["clause_id"] == "11-3-1"
     (note,) = [n for n in body["answer"]["notes"] if n["kind"] == "reviewed"]
-    assert "2-8-2" in note["message"] and note["message"].startswith("A reviewer")
+    assert note["message"].startswith("This clause says Units, Bases and Shields")
+    assert note["message"].endswith("(A reviewer's note; the book prints the text as shown.)")
 
 
 @pytest.mark.parametrize("q", ["what does 703.6 say about this", "703.6 please", "(703.6)"])
