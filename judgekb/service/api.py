@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
+from pydantic import BeforeValidator
 
 from judgekb.config import Settings
 from judgekb.corpus.export import clause_detail
@@ -117,6 +118,7 @@ def api_search(
 
 CardLang = Annotated[
     UiLang | None,
+    BeforeValidator(lambda v: v or None),  # "lang=" as a form sends it: the default, as game=
     Query(description="Language of the card's citation and notes (default: the judge's)."),
 ]
 

@@ -69,6 +69,13 @@ def test_the_citation_and_notes_follow_the_judges_language(client) -> None:
     )
 
 
+def test_an_empty_lang_is_the_default_as_an_empty_game_is(client) -> None:
+    r = client.get("/api/answer", params={"q": "602.1.4", "lang": "", "game": ""})
+    assert r.status_code == 200 and r.json()["answer"]["clause_id"] == "602.1.4"
+    bad = client.get("/api/answer", params={"q": "602.1.4", "lang": "xx"})
+    assert bad.status_code == 422 and bad.json()["field"] == "lang"
+
+
 def test_nonsense_gets_no_card(client) -> None:
     body = client.get("/api/answer", params={"q": "asdkjh qwe zzz"}).json()
     assert (body["confidence"], body["answer"]) == ("none", None)

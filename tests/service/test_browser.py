@@ -165,3 +165,19 @@ def test_the_search_placeholders_example_number_fits_a_phone(browser, base_url) 
         )
         assert fits, (lang, box.get_attribute("placeholder"))
     context.close()
+
+
+def test_saving_a_clause_says_so_in_words_and_survives_a_reload(page) -> None:
+    page.goto("/rules/vanguard/13.1?lang=th")
+    star = page.locator("article.clause button.star")
+    star.wait_for(state="visible")
+    assert (star.inner_text(), star.get_attribute("aria-pressed")) == ("บันทึก", "false")
+    star.click()
+    assert (star.inner_text(), star.get_attribute("aria-pressed")) == ("บันทึกแล้ว", "true")
+    page.reload()
+    star = page.locator("article.clause button.star")
+    star.wait_for(state="visible")
+    assert (star.inner_text(), star.get_attribute("aria-pressed")) == ("บันทึกแล้ว", "true")
+    star.click()
+    assert (star.inner_text(), star.get_attribute("aria-pressed")) == ("บันทึก", "false")
+    assert page.errors == []

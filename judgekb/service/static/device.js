@@ -11,12 +11,19 @@
   // Saved clauses and sharing ----------------------------------------------------------------
   function isSaved(url) { return J.load(SAVED).some(function (s) { return s.url === url; }); }
 
+  // The star says its state in words too ("Save" / "Saved"), not only by its colour.
+  function showSaved(b, on) {
+    if (!b.hasAttribute("data-label")) { b.setAttribute("data-label", b.textContent); }
+    b.setAttribute("aria-pressed", String(on));
+    b.textContent = on ? b.getAttribute("data-saved") : b.getAttribute("data-label");
+  }
+
   function toggleSaved(b) {
     var url = b.getAttribute("data-url"), on = !isSaved(url);
     var list = J.load(SAVED).filter(function (s) { return s.url !== url; });
     if (on) { list.unshift({ url: url, cite: b.getAttribute("data-cite"), title: b.getAttribute("data-title") }); }
     J.store(SAVED, list.slice(0, 200));
-    b.setAttribute("aria-pressed", String(on));
+    showSaved(b, on);
     J.say(b.getAttribute(on ? "data-saved" : "data-removed"));
   }
 
@@ -133,7 +140,7 @@
 
   J.device = function (root) {
     $all("button.star", root).forEach(function (b) {
-      b.setAttribute("aria-pressed", String(isSaved(b.getAttribute("data-url"))));
+      showSaved(b, isSaved(b.getAttribute("data-url")));
       bindOnce(b, toggleSaved);
       b.hidden = false;
     });
