@@ -115,6 +115,16 @@ class Settings(BaseSettings):
             "Retry-After at once (0 = no limit)."
         ),
     )
+    worker_threads: int = Field(
+        6,
+        ge=1,
+        description=(
+            "Threads that run requests at once (searches, pages, the rulings database); the "
+            "rest wait their turn on the event loop. More threads than cores only contend for "
+            "Python's GIL: at 50 searches/s on 2 cores, AnyIO's default 40 let a burst push "
+            "p95 from 15 ms to 40-600 ms and keep it there (docs/benchmarks.md)."
+        ),
+    )
     search_deadline_ms: int = Field(
         150,
         description=(

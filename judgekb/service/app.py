@@ -12,6 +12,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
+from anyio import to_thread
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
@@ -65,6 +66,8 @@ def create_app(settings: Settings, searcher: Searcher | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # sync routes run on AnyIO's thread pool: at most this many at once, for this loop
+        to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
         if watcher is not None:
             watcher.start(app.state)
         yield

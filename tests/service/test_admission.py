@@ -129,3 +129,18 @@ def test_admission_counts_and_deadlines():
     assert Admission(0, 0).deadline(10.0) is None
     unlimited = Admission(limit=0, deadline_ms=0)
     assert all(unlimited.enter() for _ in range(100))
+
+
+def test_the_thread_pool_runs_at_most_worker_threads_requests(settings, searcher) -> None:
+    """Sync routes share AnyIO's thread pool; the app bounds it (40 by default) to
+    ``worker_threads`` for the loop that serves it."""
+    from anyio import to_thread
+    from fastapi.testclient import TestClient
+
+    from judgekb.service.app import create_app
+
+    app = create_app(settings.model_copy(update={"worker_threads": 3}), searcher=searcher)
+    with TestClient(app) as client:
+        tokens = client.portal.call(lambda: to_thread.current_default_thread_limiter().total_tokens)
+        assert tokens == 3
+        assert client.get("/api/search", params={"q": "602.1.4"}).status_code == 200
