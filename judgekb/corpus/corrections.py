@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import logging
 import re
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judgekb.corpus.model import Clause, Correction
-from judgekb.errors import ManifestError
+from judgekb.corpus.toml_tables import check_keys, entry_error, read_table
 
 logger = logging.getLogger(__name__)
 
@@ -62,37 +61,14 @@ def load_corrections(doc_id: str, directory: Path | None = None) -> CorrectionTa
     path = (directory or CORRECTIONS_DIR) / f"{doc_id}.toml"
     if not path.is_file():
         return CorrectionTable(doc_id)
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(f"malformed TOML: {exc}", path=str(path), line=toml_line(exc)) from exc
-    lines = [i for i, ln in enumerate(text.splitlines(), 1) if ln.strip() == "[[correction]]"]
-    entries = data.get("correction", [])
-    if not isinstance(entries, list):
-        raise ManifestError("'correction' must be an array of tables", path=str(path))
-    rules = tuple(
-        _rule(entry, str(path), lines[i] if i < len(lines) else None)
-        for i, entry in enumerate(entries)
-    )
+    entries = read_table(path, "correction")
+    rules = tuple(_rule(entry, str(path), line) for entry, line in entries)
     return CorrectionTable(doc_id, rules, str(path))
 
 
-def toml_line(exc: tomllib.TOMLDecodeError) -> int | None:
-    """The line of a TOML error (Python 3.11 only has it in the message)."""
-    found = re.search(r"at line (\d+)", str(exc))
-    return int(found.group(1)) if found else getattr(exc, "lineno", None)
-
-
 def _rule(entry: dict, path: str, line: int | None) -> CorrectionRule:
-    def fail(msg: str) -> ManifestError:
-        return ManifestError(f"[[correction]] {msg}", path=path, line=line)
-
-    unknown = set(entry) - KEYS
-    if unknown:
-        raise fail(
-            f"has unknown keys {', '.join(sorted(unknown))}; known: {', '.join(sorted(KEYS))}"
-        )
+    fail = entry_error("correction", path, line)
+    check_keys(entry, KEYS, fail)
     wrong, right = entry.get("wrong"), entry.get("right")
     if not isinstance(wrong, str) or not wrong or not isinstance(right, str):
         raise fail("needs a non-empty string 'wrong' and a string 'right'")

@@ -23,14 +23,12 @@ is never changed. An entry whose clause is gone or whose ``quote`` the clause no
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from judgekb.corpus.corrections import toml_line
 from judgekb.corpus.model import Clause, LintFinding
-from judgekb.errors import ManifestError
+from judgekb.corpus.toml_tables import check_keys, entry_error, read_table
 
 ERRATA_DIR = Path(__file__).resolve().parent.parent / "data" / "errata"
 CODE = "reviewed"  # the lint code of a reviewed erratum
@@ -74,30 +72,12 @@ def load_errata(doc_id: str, directory: Path | None = None) -> tuple[Erratum, ..
     path = (directory or ERRATA_DIR) / f"{doc_id}.toml"
     if not path.is_file():
         return ()
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(f"malformed TOML: {exc}", path=str(path), line=toml_line(exc)) from exc
-    entries = data.get("erratum", [])
-    if not isinstance(entries, list):
-        raise ManifestError("'erratum' must be an array of tables", path=str(path))
-    lines = [i for i, ln in enumerate(text.splitlines(), 1) if ln.strip() == "[[erratum]]"]
-    return tuple(
-        _erratum(entry, str(path), lines[i] if i < len(lines) else None)
-        for i, entry in enumerate(entries)
-    )
+    return tuple(_erratum(entry, str(path), line) for entry, line in read_table(path, "erratum"))
 
 
 def _erratum(entry: dict, path: str, line: int | None) -> Erratum:
-    def fail(msg: str) -> ManifestError:
-        return ManifestError(f"[[erratum]] {msg}", path=path, line=line)
-
-    unknown = set(entry) - KEYS
-    if unknown:
-        raise fail(
-            f"has unknown keys {', '.join(sorted(unknown))}; known: {', '.join(sorted(KEYS))}"
-        )
+    fail = entry_error("erratum", path, line)
+    check_keys(entry, KEYS, fail)
     for key in ("clause", "quote", *LANGS):
         if not isinstance(entry.get(key), str) or not entry[key].strip():
             raise fail(f"needs a non-empty string {key!r}")

@@ -9,13 +9,13 @@ share a ``family``; see :mod:`judgekb.corpus.editions`.
 
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
 from judgekb.corpus.model import GAME_SLUGS, ChangelogWords, Document
+from judgekb.corpus.toml_tables import entry_lines, toml_error_line
 from judgekb.errors import ManifestError, UnknownDocument, UnknownGame
 
 REQUIRED = ("doc_id", "game", "title", "lang", "version", "kind", "source")
@@ -64,17 +64,6 @@ class Manifest:
         return self.sources[doc.doc_id]
 
 
-def toml_error_line(exc: tomllib.TOMLDecodeError) -> int | None:
-    """The line of a TOML syntax error (Python 3.11 only puts it in the message)."""
-    m = re.search(r"line (\d+)", str(exc))
-    return int(m.group(1)) if m else None
-
-
-def _entry_lines(text: str, table: str) -> list[int]:
-    """1-based line numbers of each ``[[table]]`` header, for error messages."""
-    return [i for i, line in enumerate(text.splitlines(), 1) if line.strip() == f"[[{table}]]"]
-
-
 def _read_toml(path: Path) -> tuple[str, dict]:
     try:
         text = path.read_text(encoding="utf-8")
@@ -97,7 +86,7 @@ def load_manifest(path: Path, depth: int = 0) -> Manifest:
     base = _extended(path, data, depth)
     games, aliases = _read_games(data, text, path, base)
     short = {**(base.game_short if base else {}), **_short_names(data, text, path)}
-    lines = _entry_lines(text, "document")
+    lines = entry_lines(text, "document")
     docs: list[Document] = list(base.documents) if base else []
     numbering = dict(base.numbering) if base else {}
     sources = dict(base.sources) if base else {}
@@ -144,7 +133,7 @@ def load_manifest(path: Path, depth: int = 0) -> Manifest:
 def _short_names(data: dict, text: str, path: Path) -> dict[str, str]:
     """``[[game]] short_name``: what a narrow game menu shows ("Vanguard")."""
     out: dict[str, str] = {}
-    lines = _entry_lines(text, "game")
+    lines = entry_lines(text, "game")
     for i, entry in enumerate(data.get("game", [])):
         short = entry.get("short_name")
         if short is None:
@@ -233,7 +222,7 @@ def _read_games(
     """Game slugs with display names, and the other names judges call each game by."""
     games: dict[str, str] = dict(base.games) if base else {}
     aliases: dict[str, tuple[str, ...]] = dict(base.game_aliases) if base else {}
-    lines = _entry_lines(text, "game")
+    lines = entry_lines(text, "game")
     for i, entry in enumerate(data.get("game", [])):
         slug, name = entry.get("slug"), entry.get("name")
         if not isinstance(slug, str) or not isinstance(name, str):

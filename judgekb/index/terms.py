@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judgekb.corpus.manifest import toml_error_line
 from judgekb.corpus.model import Clause
 from judgekb.corpus.normalize import normalize_text
+from judgekb.corpus.toml_tables import toml_error_line
 from judgekb.errors import ConfigError
 from judgekb.index.malay import MalayColloquial
 
