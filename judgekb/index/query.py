@@ -125,6 +125,7 @@ _AROUND_ALONE = " \t?!.,;:()[]{}\"'“”‘’"
 # chapters 100-999, "504.15"): a clause number wherever it stands ("power 100-200" is not).
 _HUNDREDS_RE = re.compile(r"\d{3}[.\-]\d{1,2}(?!\d)")
 HUNDREDS_PATTERN = _HUNDREDS_RE.pattern  # the offline bundle ships it
+AROUND_ALONE_PATTERN = f"[{re.escape(_AROUND_ALONE)}]+"  # and this
 
 
 def find_mentions(text: str, game_before: re.Pattern[str] | None = None) -> tuple[IdMention, ...]:

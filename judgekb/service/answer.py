@@ -19,7 +19,7 @@ from typing import Any
 
 from judgekb.corpus.amend import PROBABLE_BELOW
 from judgekb.corpus.export import CitationWords, citation
-from judgekb.corpus.model import Clause
+from judgekb.corpus.model import Clause, LintFinding
 from judgekb.index.results import SearchHit, SearchResult
 from judgekb.service.i18n import labels, note_text
 from judgekb.service.markup import preview
@@ -136,11 +136,16 @@ def versions(site: Site, clause: Clause, history: list[dict[str, Any]]) -> list[
     return out
 
 
+def finding_text(f: LintFinding, lang: str) -> str:
+    """A lint finding or reviewed erratum as the pages say it, in ``lang``."""
+    return note_text(lang, f.code, dict(f.params), f.message)
+
+
 def notes(site: Site, clause: Clause, lang: str) -> list[dict[str, str]]:
     """The book's known problems with this clause (lint findings), and repairs of its text,
     in the judge's language."""
     out = [
-        {"kind": f.code, "message": note_text(lang, f.code, dict(f.params), f.message)}
+        {"kind": f.code, "message": finding_text(f, lang)}
         for f in site.store.findings(clause.doc_id, clause.clause_id)
     ]
     if clause.repaired:

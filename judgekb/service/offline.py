@@ -13,7 +13,7 @@ clause number and search by keywords (``static/offline.js`` reads it)::
      "aliases": {clause index: [names]},
      "questions": {clause index: "question\nquestion…"},  # the judges' questions it answers
      "notes": {lang: {clause index: [message]}},   # the book's known problems with it
-     "query": {"mention", "hundreds", "word", "stop", "lexicon", "thai", "max_words"}}
+     "query": {"mention", "hundreds", "around", "word", "stop", "lexicon", "thai", "max_words"}}
 
 ``heading`` is what the server's BM25 indexes besides the text (heading path, title,
 aliases: :func:`judgekb.index.passages.passage_text`); ``query`` carries the server's own
@@ -56,7 +56,7 @@ from judgekb.corpus.normalize import normalize_text
 from judgekb.corpus.store import ClauseStore
 from judgekb.index.language import MALAY_SHARE, function_words
 from judgekb.index.passages import heading_paths, passage_text
-from judgekb.index.query import HUNDREDS_PATTERN, MENTION_PATTERN
+from judgekb.index.query import AROUND_ALONE_PATTERN, HUNDREDS_PATTERN, MENTION_PATTERN
 from judgekb.index.question_view import clause_question_pairs
 from judgekb.index.terms import (
     WORD_PATTERN,
@@ -142,6 +142,7 @@ def _query_data(
         "names": {g: [g, *names.get(g, ())] for g in games},
         "mention": _js_pattern(MENTION_PATTERN),
         "hundreds": HUNDREDS_PATTERN,
+        "around": AROUND_ALONE_PATTERN,  # what may stand around a number that is the query
         "word": WORD_PATTERN,
         "stop": sorted(LATIN_STOPWORDS | THAI_STOPWORDS),
         "lexicon": _expansions(lexicon.entries, book, games),
@@ -173,7 +174,8 @@ def _questions(store: ClauseStore, clauses: list[Clause]) -> dict[str, str]:
 def _notes(store: ClauseStore, clauses: list[Clause]) -> dict[str, dict[str, list[str]]]:
     """Page language -> clause index -> the book's known problems with that clause, worded as
     the server's pages word them."""
-    from judgekb.service.i18n import LANGS, note_text
+    from judgekb.service.answer import finding_text
+    from judgekb.service.i18n import LANGS
 
     row = {(c.doc_id, c.clause_id): i for i, c in enumerate(clauses)}
     out: dict[str, dict[str, list[str]]] = {lang: {} for lang in LANGS}
@@ -182,8 +184,7 @@ def _notes(store: ClauseStore, clauses: list[Clause]) -> dict[str, dict[str, lis
         if i is None:
             continue
         for lang in LANGS:
-            message = note_text(lang, f.code, dict(f.params), f.message)
-            out[lang].setdefault(str(i), []).append(message)
+            out[lang].setdefault(str(i), []).append(finding_text(f, lang))
     return out
 
 
@@ -263,8 +264,12 @@ def bundle_key(
         h.update(part.encode() + b"\0")
     for q in store.questions():  # the judges' questions are not in the corpus hash
         h.update(f"{q.doc_id}\t{q.clause_id}\t{q.text}\n".encode())
-    # nor the known problems (lint, reviewed errata) and how the pages word them
-    h.update(json.dumps(_notes(store, store.clauses()), sort_keys=True).encode())
+    # nor the known problems (lint, reviewed errata); how the pages word them is NOTES
+    from judgekb.service.i18n import NOTES
+
+    for f in store.findings():
+        h.update(json.dumps([f.doc_id, f.clause_id, f.code, f.message, f.params]).encode())
+    h.update(json.dumps(NOTES, sort_keys=True).encode())
     for name in VOCABULARY_FILES:
         path = DATA_DIR / name
         h.update(path.read_bytes() if path.exists() else b"")

@@ -195,7 +195,7 @@
   Rules.prototype.mentions = function (text) {
     var re = new RegExp(this.q.mention, "gi"), out = [], m;
     var hundreds = new RegExp("^(?:" + (this.q.hundreds || "(?!)") + ")");
-    var around = /^[\s?!.,;:()\[\]{}"'\u201c\u201d\u2018\u2019]+|[\s?!.,;:()\[\]{}"'\u201c\u201d\u2018\u2019]+$/g;
+    var around = new RegExp("^" + this.q.around + "|" + this.q.around + "$", "g");
     var whole = text.replace(around, "");
     while ((m = re.exec(text)) !== null) {
       if (m[0] === "") { re.lastIndex += 1; continue; }
