@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import BeforeValidator
@@ -117,9 +117,10 @@ def api_search(
 
 
 CardLang = Annotated[
-    UiLang | None,
-    BeforeValidator(lambda v: v or None),  # "lang=" as a form sends it: the default, as game=
-    Query(description="Language of the card's citation and notes (default: the judge's)."),
+    # "lang=" (empty, as a form sends it) is the default, as "game=" is; the schema says so
+    UiLang | Literal[""] | None,
+    BeforeValidator(lambda v: v or None),
+    Query(description="Language of the card's citation and notes (empty or absent: the judge's)."),
 ]
 
 

@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 JSON_PATHS = ("/api/", "/healthz", "/openapi.json")
 
 
+PARAMETER_PLACES = ("query", "path", "header", "cookie")
+
+
 def wants_json(request: Request) -> bool:
     return request.url.path.startswith(JSON_PATHS)
 
@@ -62,7 +65,10 @@ def error_body(exc: Exception) -> ErrorBody:
             why = first.get("ctx", {}).get("error", "invalid JSON")
             return ErrorBody(error=f"request body is not valid JSON ({why}, at character {pos})",
                              status=422, field="body")  # fmt: skip
-        field = str(first.get("loc", ("", "?"))[-1])
+        loc = first.get("loc", ("", "?"))
+        # a parameter is named by loc[1]; what follows it is where inside its type the value
+        # failed ("lang", "literal['en','th','ms']"); a body's field is its innermost key
+        field = str(loc[1] if len(loc) > 1 and loc[0] in PARAMETER_PLACES else loc[-1])
         return ErrorBody(
             error=f"invalid parameter {field!r}: {first.get('msg', 'invalid')}",
             status=422,
