@@ -55,6 +55,11 @@ class Question:
     text: str
     line: int  # 1-based line in its file
 
+    def lang(self, book_lang: str) -> str:
+        """The language the question is written in: its style names it ("en", "ms", "th"),
+        or it is a plain or chatty question in its book's language (``book_lang``)."""
+        return self.style if self.style in ("en", "ms", "th") else book_lang
+
 
 @dataclass(frozen=True)
 class QuestionProblem:

@@ -225,13 +225,14 @@ def build_index(
 
 def _game_model(store: ClauseStore, clauses: list[Clause], questions: list[Question]) -> GameModel:
     """The game model (index/games.py), fitted on the rulebooks' clauses and the judges'
-    questions, each labelled with its game."""
-    game_of = {d.doc_id: d.game for d in store.documents()}
-    rules = {d.doc_id for d in store.documents() if d.kind == "rules"}
-    texts = [c.text for c in clauses if c.doc_id in rules] + [q.text for q in questions]
-    games = [game_of[c.doc_id] for c in clauses if c.doc_id in rules]
-    games += [game_of[q.doc_id] for q in questions]
-    return fit_game_model(texts, games)
+    questions, each labelled with its game and the language it is written in."""
+    docs = {d.doc_id: d for d in store.documents()}
+    rules = [c for c in clauses if docs[c.doc_id].kind == "rules"]
+    texts = [c.text for c in rules] + [q.text for q in questions]
+    games = [docs[c.doc_id].game for c in rules] + [docs[q.doc_id].game for q in questions]
+    langs = [docs[c.doc_id].lang for c in rules]
+    langs += [q.lang(docs[q.doc_id].lang) for q in questions]
+    return fit_game_model(texts, games, langs)
 
 
 def _ticker(

@@ -225,6 +225,29 @@ def test_the_first_hit_over_several_games_weighs_the_game_prior_more():
     assert lead_first([0, 1], fused, None, fusion) == [0, 1]
 
 
+def test_the_game_model_does_not_take_a_language_for_a_game():
+    """Vanguard's book is Malay: most Malay texts are Vanguard's, so unweighted, a Malay
+    question about One Piece's Leader reads as Vanguard; weighed by language, the word
+    "leader" decides."""
+    from judgekb.index.games import fit_game_model, language_weights
+
+    texts = ["unit vanguard saya boleh serang", "kad dalam tangan saya", "giliran lawan"] * 6
+    texts += ["leader saya kena serang", "ลีดเดอร์ โดนโจมตี", "ไลฟ์ ลีดเดอร์"] * 2
+    games = ["vanguard"] * 18 + ["one-piece"] * 6
+    langs = ["ms"] * 18 + ["ms", "th", "th"] * 2
+    weights = language_weights(games, langs, 1.0)
+    assert weights.mean() == pytest.approx(1.0)
+    ms_vg, ms_op = weights[0], weights[18]
+    assert ms_op * 2 == pytest.approx(ms_vg * 18)  # one game's Malay weighs the other's
+    question = "leader boleh serang lawan"
+    plain = fit_game_model(texts, games).probabilities(question)
+    even = fit_game_model(texts, games, langs).probabilities(question)
+    assert plain["vanguard"] > 0.5 > even["vanguard"]
+    assert fit_game_model(texts, games, langs, balance=0).probabilities(question) == (
+        pytest.approx(plain)
+    )
+
+
 def test_a_corpus_of_one_game_has_nothing_to_tell_apart(tmp_path):
     from judgekb.index.games import GameModel, fit_game_model
 
