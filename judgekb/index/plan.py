@@ -9,6 +9,7 @@ sentence is what gets searched, with the rulebook terms it expands to.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,10 @@ MIN_TERMS_PROB = 0.1
 # never called "high" and the page asks which game (dev, all-games searches with no game
 # evidence: the top hit's game was right for 67 % of those below, 92.5 % of those above).
 GAME_SURE = 0.8
+# "in" right before a game's name, and the end of a clause right after it: the name says which
+# game the question is about ("how many copies can I run in Vanguard?"), not its term.
+_IN_GAME = re.compile(r"(?:(?<![A-Za-z])(?:in|dalam|di)|ใน|ของเกม|เกม)$", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"\s*(?:$|[?.!,;:)]|ครับ|คะ|ค่ะ|นะ|ไหม|มั้ย)")
 
 
 @dataclass(frozen=True)
@@ -120,7 +125,11 @@ class Planner:
         mask = self.index.mask(scope)
         named = self.names.find(pq.text)
         docs_named = self.doc_names.find(pq.rest)
-        labels = [s for g, s in self.names.find(pq.rest) if not self._names_a_term(g, pq.rest, s)]
+        labels = [
+            _with_in(pq.rest, s)
+            for g, s in self.names.find(pq.rest)
+            if not self._names_a_term(g, pq.rest, s)
+        ]
         rest = _drop_spans(pq.rest, labels + [s for _, s in docs_named])
         # A bare number ("602.1.4", "OP 6-5-5-1") fills its page with look-alikes of the number
         # itself, below the clause it names; a sentence searches its own words.
@@ -153,9 +162,15 @@ class Planner:
     def _names_a_term(self, game: str, text: str, span: tuple[int, int]) -> bool:
         """A game's name inside a sentence that its own books print is the game's term ("first
         vanguard grade 0"), searched with the rest; at the start ("Vanguard: …") it only
-        names the game."""
+        names the game, and so it does after "in" and before the end of a clause ("run in
+        Vanguard?", "Dalam Vanguard, kad …", "กฎใน Vanguard" but "in vanguard circle")."""
         start, end = span
-        return bool(text[:start].strip(" :,-")) and self.book_text.occurs(text[start:end], game)
+        before = text[:start].strip(" :,-")
+        if not before:
+            return False
+        if _IN_GAME.search(before) and _CLAUSE_END.match(text[end:]):
+            return False
+        return self.book_text.occurs(text[start:end], game)
 
     def _standard_malay(self, text: str) -> str:
         """Colloquial Malay in the book's words ("brp" -> "berapa", see index/malay.py), kept
@@ -360,6 +375,13 @@ class Planner:
                 text, plan.game, lambda form: self.book_text.occurs(form, plan.game)
             )
         return text
+
+
+def _with_in(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """``span`` (a game's name in ``text``) with the "in" before it ("in Vanguard")."""
+    start, end = span
+    m = _IN_GAME.search(text[:start].rstrip())
+    return (m.start(), end) if m else span
 
 
 def _drop_spans(text: str, spans: list[tuple[int, int]]) -> str:

@@ -172,3 +172,10 @@ def test_a_game_name_its_own_books_print_is_searched_inside_a_sentence(tmp_path)
     assert plan(SearchRequest.of("Permainan: bila seri")).search_text == "bila seri"
     assert plan(SearchRequest.of("bila Vanguard seri")).search_text == "bila seri"
     assert plan(SearchRequest.of("bila permainan seri")).game == "vanguard"
+    # After "in" and before the end of a clause it names the game too, "in" and all; before
+    # more words it is still the game's term.
+    assert plan(SearchRequest.of("bila seri dalam permainan?")).search_text == "bila seri?"
+    assert plan(SearchRequest.of("In Permainan, bila seri")).search_text == "bila seri"
+    assert plan(SearchRequest.of("seri dalam permainan ini")).search_text == (
+        "seri dalam permainan ini"
+    )
