@@ -274,8 +274,10 @@ def test_a_question_in_the_other_countrys_language_reaches_its_game(real_client)
 
 @pytest.mark.parametrize("q", ["guard grade", "what is a guardian", "bila boleh intercept"])
 def test_a_terse_question_of_game_terms_is_never_no_clear_match(real_client, q) -> None:
+    # "low" or "high" is the calibration's call ("what is a guardian" is "high" since the
+    # refit for 0.65 coverage); what matters here is that it is never "none"
     body = real_client.get("/api/answer", params={"q": q, "game": "vanguard"}).json()
-    assert body["confidence"] == "low" and body["answer"] is not None
+    assert body["confidence"] in ("low", "high") and body["answer"] is not None
     html = real_client.get("/search", params={"q": q, "game": "vanguard"}).text
     assert "No clear match" not in html
 
