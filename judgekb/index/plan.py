@@ -36,6 +36,7 @@ GAME_SURE = 0.8
 # "in" right before a game's name, and the end of a clause right after it: the name says which
 # game the question is about ("how many copies can I run in Vanguard?"), not its term.
 _IN_GAME = re.compile(r"(?:(?<![A-Za-z])(?:in|dalam|di)|ใน|ของเกม|เกม)$", re.IGNORECASE)
+_OWNED = re.compile(r"\s+(?:saya|aku|awak|kau|dia|anda|kita|kami|lawan|musuh)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\s*(?:$|[?.!,;:)]|ครับ|คะ|ค่ะ|นะ|ไหม|มั้ย)")
 
 
@@ -167,7 +168,8 @@ class Planner:
         start, end = span
         before = text[:start].strip(" :,-")
         if not before:
-            return False
+            # ... unless someone's owns it: "Vanguard saya hilang …" is my vanguard
+            return bool(_OWNED.match(text[end:])) and self.book_text.occurs(text[start:end], game)
         if _IN_GAME.search(before) and _CLAUSE_END.match(text[end:]):
             return False
         return self.book_text.occurs(text[start:end], game)
