@@ -180,7 +180,5 @@ def test_a_game_name_its_own_books_print_is_searched_inside_a_sentence(tmp_path)
         "seri dalam permainan ini"
     )
     # At the start too when someone owns it ("Vanguard saya hilang …": my vanguard).
-    assert plan(SearchRequest.of("Permainan saya seri")).search_text.lower().startswith(
-        "permainan"
-    )
+    assert plan(SearchRequest.of("Permainan saya seri")).search_text.lower().startswith("permainan")
     assert plan(SearchRequest.of("Permainan saya seri")).game == "vanguard"
