@@ -163,14 +163,14 @@ class Planner:
     def _names_a_term(self, game: str, text: str, span: tuple[int, int]) -> bool:
         """A game's name inside a sentence that its own books print is the game's term ("first
         vanguard grade 0"), searched with the rest; at the start ("Vanguard: …") it only
-        names the game, and so it does after "in" and before the end of a clause ("run in
-        Vanguard?", "Dalam Vanguard, kad …", "กฎใน Vanguard" but "in vanguard circle")."""
+        names the game (unless someone owns it: "Vanguard saya hilang …" is my vanguard),
+        and so it does after "in" and before the end of a clause ("run in Vanguard?",
+        "Dalam Vanguard, kad …", "กฎใน Vanguard" but "in vanguard circle")."""
         start, end = span
-        before = text[:start].strip(" :,-")
-        if not before:
-            # ... unless someone's owns it: "Vanguard saya hilang …" is my vanguard
-            return bool(_OWNED.match(text[end:])) and self.book_text.occurs(text[start:end], game)
-        if _IN_GAME.search(before) and _CLAUSE_END.match(text[end:]):
+        before, after = text[:start].strip(" :,-"), text[end:]
+        if not before and not _OWNED.match(after):
+            return False
+        if before and _IN_GAME.search(before) and _CLAUSE_END.match(after):
             return False
         return self.book_text.occurs(text[start:end], game)
 
