@@ -129,11 +129,6 @@ class QuestionView:
         out[self.rows] = np.maximum.reduceat(per_question[self.pair_questions], self.starts)
         return out
 
-    def scores(self, qv: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-        """Per row, the cosine of ``qv`` (shape (1, dim)) to the closest of its questions;
-        with ``mask``, only rows between its first and last searched row are scored."""
-        return self.closest_and_mean(qv, mask)[0]
-
     def closest_and_mean(
         self, qv: np.ndarray, mask: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:

@@ -29,13 +29,21 @@ def test_scores_are_the_closest_question_of_each_row(tmp_path):
     write_question_view(tmp_path, vectors, pairs)
     view = QuestionView(tmp_path, n_rows=5)
     assert len(view) == 3
-    np.testing.assert_allclose(view.scores(np.array([[0.0, 1.0]])), [0, 0.8, 0, 1.0, 0])
-    np.testing.assert_allclose(view.scores(np.array([[1.0, 0.0]])), [0, 1.0, 0, 1.0, 0])
+    np.testing.assert_allclose(
+        view.closest_and_mean(np.array([[0.0, 1.0]]))[0], [0, 0.8, 0, 1.0, 0]
+    )
+    np.testing.assert_allclose(
+        view.closest_and_mean(np.array([[1.0, 0.0]]))[0], [0, 1.0, 0, 1.0, 0]
+    )
     assert view.has_questions.tolist() == [False, True, False, True, False]
     # a search of rows 2-4 scores only the questions of those rows
     mask = np.array([False, False, True, False, True])
-    np.testing.assert_allclose(view.scores(np.array([[1.0, 0.0]]), mask), [0, 0, 0, 1.0, 0])
-    np.testing.assert_allclose(view.scores(np.array([[1.0, 0.0]]), ~np.ones(5, bool)), [0] * 5)
+    np.testing.assert_allclose(
+        view.closest_and_mean(np.array([[1.0, 0.0]]), mask)[0], [0, 0, 0, 1.0, 0]
+    )
+    np.testing.assert_allclose(
+        view.closest_and_mean(np.array([[1.0, 0.0]]), ~np.ones(5, bool))[0], [0] * 5
+    )
     # beside the closest, the mean over each row's questions (row 1: 0.0 and 0.8; row 3: 1.0, 0.0)
     closest, mean = view.closest_and_mean(np.array([[0.0, 1.0]]))
     np.testing.assert_allclose(closest, [0, 0.8, 0, 1.0, 0])
@@ -69,7 +77,7 @@ def test_a_clause_several_of_whose_questions_come_close_outranks_a_single_lucky_
 def test_an_index_without_questions_scores_zero(tmp_path):
     write_question_view(tmp_path, np.zeros((0, 2), np.float32), np.zeros((0, 2), np.int32))
     view = QuestionView(tmp_path, n_rows=3)
-    assert len(view) == 0 and view.scores(np.ones((1, 2))).tolist() == [0, 0, 0]
+    assert len(view) == 0 and view.closest_and_mean(np.ones((1, 2)))[0].tolist() == [0, 0, 0]
     assert view.lexical_scores("boleh guard").tolist() == [0, 0, 0]
 
 
